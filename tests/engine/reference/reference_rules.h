@@ -1,4 +1,4 @@
-// A deliberately simple, independent second implementation of the rules (docs/rules.md).
+// A deliberately simple, independent second implementation of the rules (engine/RULES.md).
 //
 // It is written from the rules text alone (never from the engine's sources) so that the test
 // suite can cross-check the real bitboard engine on perft counts and legal-move lists. Clarity
