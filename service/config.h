@@ -1,0 +1,62 @@
+// The server's configuration: command-line flags with environment fallbacks.
+// A flag beats its environment variable, which beats the default; an empty
+// environment variable counts as unset. Bad input throws ConfigError naming
+// the flag (or variable) and the value.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace foxgeese::service {
+
+enum class ServerCommand { kServe, kMigrate };
+
+struct ServerConfig {
+    ServerCommand command = ServerCommand::kServe;
+    // Empty: run the embedded PostgreSQL in data_dir.
+    std::string database_url;
+    std::string data_dir;
+    std::uint16_t grpc_port = 50051;
+    std::uint16_t http_port = 8080;
+    std::string listen_address = "0.0.0.0";
+    int db_pool_size = 8;
+    std::string log_level = "info";   // trace, debug, info, warn, error
+    std::string log_format = "text";  // text, json
+    int drain_seconds = 20;
+    bool migrate_on_start = true;
+    // --help / --version: print server_help_text() / server_version_text() and exit 0.
+    bool show_help = false;
+    bool show_version = false;
+};
+
+class ConfigError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Looks up an environment variable; std::nullopt when unset.
+using EnvGetter = std::function<std::optional<std::string>(const std::string& name)>;
+
+// The process environment, through ::getenv.
+EnvGetter process_environment();
+
+// argv[0] is the program name. Throws ConfigError.
+ServerConfig parse_server_config(int argc, const char* const* argv, const EnvGetter& env);
+
+// Every flag with its environment variable and default.
+std::string server_help_text();
+std::string server_version_text();
+
+// The database URL with any password replaced by REDACTED; handles URLs
+// (postgresql://user:pass@host/db?password=...) and key=value strings.
+std::string redact_database_url(const std::string& url);
+
+// One line for the start-up log; secrets redacted.
+std::string describe_config(const ServerConfig& config);
+
+std::string to_string(ServerCommand command);
+
+}  // namespace foxgeese::service

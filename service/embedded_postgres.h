@@ -1,0 +1,69 @@
+// A private PostgreSQL cluster run from the system's PostgreSQL binaries: the
+// server's database when no URL is configured, and the tests' throwaway
+// cluster. It listens on a unix socket only (no TCP), trusts local connections
+// and relies on the socket's 0700 permissions to keep other users out.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace foxgeese::service {
+
+struct EmbeddedPostgresOptions {
+    // Created with initdb when it holds no PG_VERSION; reused otherwise.
+    std::string data_dir;
+    // Empty: the data dir when the socket path fits, else a fresh directory under /tmp.
+    std::string socket_dir;
+    std::string database = "foxgeese";
+    // Only names the socket file (.s.PGSQL.<port>); nothing listens on TCP.
+    int port = 5432;
+    bool keep_running_on_destroy = false;
+};
+
+class EmbeddedPostgres {
+  public:
+    // Initialises (if needed) and starts the cluster and creates the database.
+    // Throws std::runtime_error with a message a person can act on.
+    static std::unique_ptr<EmbeddedPostgres> start(const EmbeddedPostgresOptions& options);
+
+    // Stops a cluster started earlier by any process; a stopped cluster is fine.
+    static void stop_cluster(const std::string& data_dir);
+
+    // Where the server keeps its cluster by default: /var/lib/foxgeese/pgdata for
+    // root, else $XDG_DATA_HOME (or ~/.local/share) + /foxgeese/pgdata.
+    static std::string default_data_dir();
+
+    ~EmbeddedPostgres();
+    EmbeddedPostgres(const EmbeddedPostgres&) = delete;
+    EmbeddedPostgres& operator=(const EmbeddedPostgres&) = delete;
+
+    // libpq URL of the database over the unix socket.
+    std::string url() const;
+    // The same for another database of the cluster.
+    std::string url_for(const std::string& database) const;
+
+    const std::string& data_dir() const { return data_dir_; }
+    const std::string& socket_dir() const { return socket_dir_; }
+    const std::string& database() const { return database_; }
+    int port() const { return port_; }
+    bool running() const { return running_; }
+
+    // pg_ctl stop -m fast, waiting for the shutdown. Does nothing when stopped.
+    void stop();
+
+  private:
+    struct Setup;
+    explicit EmbeddedPostgres(const Setup& setup);
+
+    std::string bin_dir_;
+    std::string data_dir_;
+    std::string socket_dir_;
+    std::string database_;
+    int port_;
+    bool keep_running_on_destroy_;
+    // A socket directory made by mkdtemp: removed once the cluster stops.
+    bool owns_socket_dir_;
+    bool running_ = true;
+};
+
+}  // namespace foxgeese::service

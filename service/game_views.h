@@ -1,0 +1,33 @@
+// Building API messages (foxgeese.v1) from stored rows and engine positions.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/game_status.h"
+#include "engine/position.h"
+#include "engine/variant.h"
+#include "foxgeese/v1/game.pb.h"
+#include "storage/game_records.h"
+
+namespace foxgeese::service {
+
+// The most legal moves a Game message lists.
+constexpr std::uint64_t kMaxListedLegalMoves = 10'000;
+
+// The engine variant a stored game plays.
+const Variant& variant_of(const storage::GameRow& row);
+
+v1::Game game_view(const storage::GameRow& row, const std::optional<storage::MoveRow>& last_move);
+v1::Move move_view(const storage::MoveRow& row);
+
+// API enum numbers for engine values.
+int side_number(Side side);
+int result_number(Outcome outcome);
+int end_reason_number(EndReason reason);
+
+// Microseconds since the epoch, now.
+std::int64_t now_us();
+void set_timestamp(std::int64_t us, google::protobuf::Timestamp* out);
+
+}  // namespace foxgeese::service

@@ -1,0 +1,59 @@
+// The gRPC face of GameService: unpacks metadata, calls the logic, and turns
+// a ServiceError into a status carrying google.rpc.ErrorInfo (and BadRequest
+// for a field at fault).
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <optional>
+#include <string>
+
+#include "foxgeese/v1/game_service.grpc.pb.h"
+#include "service/game_service.h"
+
+namespace foxgeese::service {
+
+inline constexpr const char* kErrorDomain = "foxgeese.dev";
+
+// The google.rpc.Status for an error, serialized (gRPC's status details).
+std::string status_details(const ServiceError& error);
+grpc::Status to_grpc_status(const ServiceError& error);
+
+// The first `authorization` metadata value, if any.
+std::optional<std::string> authorization_of(const grpc::ServerContextBase& context);
+
+// Unary RPCs run on gRPC's synchronous thread pool; WatchGame is a callback
+// (reactor) method so idle streams hold no thread.
+class GrpcGameService
+    : public v1::FoxGeeseService::WithCallbackMethod_WatchGame<v1::FoxGeeseService::Service> {
+  public:
+    explicit GrpcGameService(GameService& logic) : logic_(logic) {}
+
+    grpc::Status ListVariants(grpc::ServerContext*, const v1::ListVariantsRequest*,
+                              v1::ListVariantsResponse*) override;
+    grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*,
+                            v1::CreateGameResponse*) override;
+    grpc::Status JoinGame(grpc::ServerContext*, const v1::JoinGameRequest*,
+                          v1::JoinGameResponse*) override;
+    grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*,
+                         v1::GetGameResponse*) override;
+    grpc::Status ListGames(grpc::ServerContext*, const v1::ListGamesRequest*,
+                           v1::ListGamesResponse*) override;
+    grpc::Status MakeMove(grpc::ServerContext*, const v1::MakeMoveRequest*,
+                          v1::MakeMoveResponse*) override;
+    grpc::Status ListMoves(grpc::ServerContext*, const v1::ListMovesRequest*,
+                           v1::ListMovesResponse*) override;
+    grpc::Status ResignGame(grpc::ServerContext*, const v1::ResignGameRequest*,
+                            v1::ResignGameResponse*) override;
+    grpc::Status OfferDraw(grpc::ServerContext*, const v1::OfferDrawRequest*,
+                           v1::OfferDrawResponse*) override;
+    grpc::Status RespondDraw(grpc::ServerContext*, const v1::RespondDrawRequest*,
+                             v1::RespondDrawResponse*) override;
+    grpc::ServerWriteReactor<v1::WatchGameResponse>* WatchGame(
+        grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) override;
+
+  private:
+    GameService& logic_;
+};
+
+}  // namespace foxgeese::service

@@ -1,0 +1,59 @@
+// The one error type of the service layer: a status code (gRPC's numbering,
+// mapped to HTTP by the REST side), a stable UPPER_SNAKE_CASE reason, a message
+// a person can act on, and optional metadata and offending field.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace foxgeese::service {
+
+// gRPC status codes by number (the service layer does not include gRPC).
+enum class StatusCode {
+    kOk = 0,
+    kCancelled = 1,
+    kInvalidArgument = 3,
+    kDeadlineExceeded = 4,
+    kNotFound = 5,
+    kAlreadyExists = 6,
+    kPermissionDenied = 7,
+    kResourceExhausted = 8,
+    kFailedPrecondition = 9,
+    kAborted = 10,
+    kInternal = 13,
+    kUnavailable = 14,
+    kUnauthenticated = 16,
+};
+
+struct ServiceError {
+    StatusCode code;
+    std::string reason;
+    std::string message;
+    std::map<std::string, std::string> metadata;
+    std::string field;  // the request field at fault, for INVALID_ARGUMENT-class errors
+};
+
+// Either a response or a ServiceError.
+template <class T>
+class [[nodiscard]] ServiceResult {
+  public:
+    ServiceResult(T value) : state_(std::move(value)) {}
+    ServiceResult(ServiceError error) : state_(std::move(error)) {}
+    bool ok() const { return state_.index() == 0; }
+    const T& value() const& { return std::get<0>(state_); }
+    T& value() & { return std::get<0>(state_); }
+    const ServiceError& error() const { return std::get<1>(state_); }
+
+  private:
+    std::variant<T, ServiceError> state_;
+};
+
+inline ServiceError invalid_argument(std::string field, std::string message) {
+    return ServiceError{
+        StatusCode::kInvalidArgument, "INVALID_ARGUMENT", std::move(message), {}, std::move(field)};
+}
+
+}  // namespace foxgeese::service

@@ -1,0 +1,87 @@
+// Plain records of what is stored per game. Small integer codes use the
+// numbers of the API's enums (see migrations/0001_games_moves_repetition.sql).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace foxgeese::storage {
+
+struct GameRow {
+    std::string game_id;  // canonical lowercase UUID
+    std::string variant;
+    std::optional<int> geese_option;
+    std::optional<bool> geese_sideways;
+    int visibility = 0;
+    int state = 0;
+    int result = 0;
+    int end_reason = 0;
+    std::string start_position;
+    int start_geese = 0;
+    std::string position;
+    int ply = 0;
+    int quiet_plies = 0;
+    std::string fox_token_hash;    // empty: the seat is open
+    std::string geese_token_hash;  // empty: the seat is open
+    std::string invite_code_hash;
+    std::string fox_request_hash;
+    std::string geese_request_hash;
+    std::string create_request_hash;
+    int draw_offered_by = 0;
+    std::int64_t created_us = 0;  // microseconds since the Unix epoch
+    std::int64_t updated_us = 0;
+    std::int64_t finished_us = 0;  // 0 while not finished
+};
+
+struct MoveRow {
+    std::string game_id;
+    int ply = 0;
+    std::string notation;
+    int side = 0;
+    std::string captured;  // space-separated points
+    std::string position;
+    int state = 0;
+    int result = 0;
+    int end_reason = 0;
+    std::string request_hash;  // empty when the client sent no request_id
+    std::string response;      // serialized reply bytes, for retries
+    std::int64_t created_us = 0;
+};
+
+// A game with its latest move (absent before the first move).
+struct GameWithLastMove {
+    GameRow game;
+    std::optional<MoveRow> last_move;
+};
+
+// What MakeMove reads in its one query: the game, the move an earlier try
+// with the same request_id made (if any), and the occurrence counts of the
+// positions in the current quiet-ply window.
+struct MoveContext {
+    GameRow game;
+    std::optional<MoveRow> earlier_try;
+    std::unordered_map<std::string, int> window_occurrences;
+};
+
+// Everything one accepted move writes.
+struct MoveWrite {
+    int previous_ply = 0;  // compare-and-swap: applies only if the game is still here
+    GameRow game_after;    // position, counters, state, result, end reason, draw offer, times
+    MoveRow move;
+    std::string position_key;  // repetition key of the position after the move
+    std::string notify_payload;  // sent on the events channel when the move commits
+};
+
+enum class GameListFilter { kOpen, kActive, kRecent };
+
+// A page of a listing and where the next one starts.
+struct GamePage {
+    std::vector<GameWithLastMove> games;
+    // The sort key and id of the last row, when more may follow.
+    std::optional<std::pair<std::int64_t, std::string>> next_after;
+};
+
+}  // namespace foxgeese::storage

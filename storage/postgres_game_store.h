@@ -1,0 +1,64 @@
+// The game store on PostgreSQL. Every statement is prepared once per
+// connection under a name; every write is one transaction. MakeMove costs two
+// round trips: one read (load_move_context) and one write (apply_move, a
+// single statement whose compare-and-swap on the game's ply makes exactly one
+// of two racing moves apply).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/connection_pool.h"
+#include "storage/game_records.h"
+
+namespace foxgeese::storage {
+
+// The channel every game event is announced on (LISTEN/NOTIFY).
+inline constexpr const char* kEventsChannel = "foxgeese_events";
+
+class PostgresGameStore {
+public:
+    explicit PostgresGameStore(ConnectionPool& pool) : pool_(pool) {}
+
+    // Prepares every statement on a new connection (the pool's on-connect hook).
+    static void prepare_statements(pqxx::connection& conn);
+
+    // Inserts a new game and its start position as the first occurrence.
+    // Returns false when a game with the same create_request_hash exists.
+    bool insert_game(const GameRow& game, const std::string& start_position_key);
+
+    std::optional<GameWithLastMove> find_game(const std::string& game_id);
+    std::optional<GameWithLastMove> find_game_by_create_request(const std::string& request_hash);
+
+    // The one read of MakeMove. request_hash may be empty.
+    std::optional<MoveContext> load_move_context(const std::string& game_id,
+                                                 const std::string& request_hash);
+
+    // The one write of MakeMove. Returns false, writing nothing, when the game
+    // is no longer at write.previous_ply or no longer active.
+    bool apply_move(const MoveWrite& write);
+
+    // Reads the game row locked, lets `change` edit it and set a notification
+    // payload, and writes it back in the same transaction when `change`
+    // returns true. Returns the row as it stands after (nullopt: no such game).
+    std::optional<GameRow> modify_game(const std::string& game_id,
+                                       const std::function<bool(GameRow&, std::string&)>& change);
+
+    // Moves of a game up to a ply, oldest first.
+    std::vector<MoveRow> list_moves(const std::string& game_id, int up_to_ply);
+
+    // Public games of a listing, newest first, strictly after a (sort key,
+    // game id) cursor. variant may be empty (all variants).
+    GamePage list_games(GameListFilter filter, const std::string& variant, int limit,
+                        const std::optional<std::pair<std::int64_t, std::string>>& after);
+
+    // True when a trivial query succeeds (readiness).
+    bool ping();
+
+private:
+    ConnectionPool& pool_;
+};
+
+}  // namespace foxgeese::storage
