@@ -302,7 +302,9 @@ std::optional<fs::path> first_unreachable(const RunAs& as, const fs::path& dir) 
         reset_child_state();
         if (!drop_privileges(as)) _exit(255);
         for (std::size_t i = 0; i < paths.size() && i < 250; ++i) {
-            if (access(paths[i], X_OK) != 0) _exit(static_cast<int>(i + 1));
+            if (access(paths[i], X_OK) == 0) continue;
+            // Missing directories are created later, open to everyone.
+            _exit(errno == ENOENT ? 0 : static_cast<int>(i + 1));
         }
         _exit(0);
     }
@@ -588,11 +590,12 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
         data_dir.has_filename() ? data_dir : data_dir.parent_path();  // drop a trailing '/'
     require_plain_path(clean_data_dir, "data directory");
 
+    // Checked before anything is created, so a refused directory leaves no trace.
+    const RunAs as = run_as_for(clean_data_dir);
+    require_reachable(as, clean_data_dir, "data directory");
     make_data_dir(clean_data_dir);
     const std::optional<std::string> version = cluster_version(clean_data_dir);
     const fs::path bin_dir = find_bin_dir(version);
-    const RunAs as = run_as_for(clean_data_dir);
-    require_reachable(as, clean_data_dir, "data directory");
     if (as.switch_user) {
         struct stat st {};
         if (stat(clean_data_dir.c_str(), &st) == 0 && st.st_uid != as.uid) {

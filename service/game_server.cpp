@@ -6,15 +6,58 @@
 
 #include <stdexcept>
 
+#include "storage/migrations.h"
+
 namespace foxgeese::service {
+namespace {
+
+const char* state_name(int state) {
+    switch (state) {
+        case 1: return "waiting";
+        case 2: return "active";
+        case 3: return "finished";
+    }
+    return "unknown";
+}
+
+}  // namespace
 
 GameServer::GameServer(const GameServerOptions& options) : options_(options) {
-    pool_ =
-        std::make_unique<storage::ConnectionPool>(options.database_url, options.db_pool_size,
-                                                  &storage::PostgresGameStore::prepare_statements);
+    pool_ = std::make_unique<storage::ConnectionPool>(
+        options.database_url, options.db_pool_size, &storage::PostgresGameStore::prepare_statements);
     store_ = std::make_unique<storage::PostgresGameStore>(*pool_);
-    logic_ = std::make_unique<GameService>(*store_);
-    grpc_service_ = std::make_unique<GrpcGameService>(*logic_);
+    logic_ = std::make_unique<GameService>(*store_, &metrics_);
+    hub_ = std::make_unique<WatchHub>(options.database_url, *store_, options.watch);
+    grpc_service_ = std::make_unique<GrpcGameService>(*logic_, *hub_, metrics_);
+
+    metrics_.add_gauge({"foxgeese_db_pool_connections_in_use",
+                        "Database connections currently lent out by the pool.",
+                        {},
+                        [this] {
+                            return std::vector<std::pair<LabelValues, double>>{
+                                {{}, static_cast<double>(pool_->in_use())}};
+                        }});
+    metrics_.add_gauge({"foxgeese_db_pool_size", "Size of the database connection pool.", {},
+                        [this] {
+                            return std::vector<std::pair<LabelValues, double>>{
+                                {{}, static_cast<double>(pool_->size())}};
+                        }});
+    metrics_.add_gauge({"foxgeese_active_watchers", "Watch streams open on this server.", {},
+                        [this] {
+                            return std::vector<std::pair<LabelValues, double>>{
+                                {{}, static_cast<double>(hub_->active_watchers())}};
+                        }});
+    metrics_.add_gauge({"foxgeese_games", "Games in the database, by state.", {"state"}, [this] {
+                            std::vector<std::pair<LabelValues, double>> out;
+                            try {
+                                for (const auto& [state, n] : store_->games_by_state()) {
+                                    out.push_back({{state_name(state)}, static_cast<double>(n)});
+                                }
+                            } catch (const std::exception& e) {
+                                spdlog::warn("metrics: games by state: {}", e.what());
+                            }
+                            return out;
+                        }});
 
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -24,7 +67,8 @@ GameServer::GameServer(const GameServerOptions& options) : options_(options) {
     builder.RegisterService(grpc_service_.get());
     builder.SetMaxReceiveMessageSize(kMaxRequestBytes);
     // Unary calls block on the database; more threads than connections would
-    // only queue on the pool.
+    // only queue on the pool. Watch streams use the callback API and hold no
+    // thread while idle.
     grpc::ResourceQuota quota("foxgeese");
     quota.SetMaxThreads(std::max(4, options.db_pool_size * 2));
     builder.SetResourceQuota(quota);
@@ -33,18 +77,50 @@ GameServer::GameServer(const GameServerOptions& options) : options_(options) {
         throw std::runtime_error("cannot listen for gRPC on " + options.listen_address + ":" +
                                  std::to_string(options.grpc_port));
     }
-    server_->GetHealthCheckService()->SetServingStatus(true);
+    hub_->start();
+    check_readiness();
+    readiness_ = std::thread([this] {
+        std::unique_lock lock(stop_mutex_);
+        while (!stopped_) {
+            stop_wake_.wait_for(lock, options_.readiness_interval);
+            if (stopped_) break;
+            lock.unlock();
+            check_readiness();
+            lock.lock();
+        }
+    });
 }
 
-GameServer::~GameServer() {
-    shutdown();
+GameServer::~GameServer() { shutdown(); }
+
+void GameServer::check_readiness() {
+    bool ready = false;
+    try {
+        ready = store_->schema_version() >= storage::embedded_migrations().back().version;
+    } catch (const std::exception& e) {
+        spdlog::warn("readiness: database check failed: {}", e.what());
+    }
+    const bool was = ready_.exchange(ready);
+    if (was != ready) spdlog::info("readiness: {}", ready ? "ready" : "not ready");
+    std::lock_guard lock(stop_mutex_);
+    // gRPC health mirrors readiness (not after shutdown began).
+    if (!stopped_) server_->GetHealthCheckService()->SetServingStatus(ready);
 }
 
 void GameServer::shutdown() {
-    if (stopped_) return;
-    stopped_ = true;
-    // Load balancers see NOT_SERVING first; calls in flight get the drain time.
-    server_->GetHealthCheckService()->SetServingStatus(false);
+    {
+        std::lock_guard lock(stop_mutex_);
+        if (stopped_) return;
+        stopped_ = true;
+        // Load balancers see NOT_SERVING first.
+        server_->GetHealthCheckService()->SetServingStatus(false);
+    }
+    stop_wake_.notify_all();
+    if (readiness_.joinable()) readiness_.join();
+    ready_ = false;
+    // Watch streams end first (they would otherwise hold the drain to its
+    // deadline); unary calls in flight get the drain time.
+    hub_->stop();
     server_->Shutdown(std::chrono::system_clock::now() + options_.drain_timeout);
     server_->Wait();
 }

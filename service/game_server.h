@@ -5,12 +5,18 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <string>
 
 #include "service/game_service.h"
 #include "service/grpc_game_service.h"
+#include "service/metrics.h"
+#include "service/watch_hub.h"
 #include "storage/connection_pool.h"
 #include "storage/postgres_game_store.h"
 
@@ -22,6 +28,9 @@ struct GameServerOptions {
     int grpc_port = 0;  // 0: pick a free port (see GameServer::grpc_port)
     int db_pool_size = 8;
     std::chrono::seconds drain_timeout{20};
+    WatchHubOptions watch;
+    // How often readiness (database reachable, schema current) is re-checked.
+    std::chrono::milliseconds readiness_interval{2'000};
 };
 
 // The largest request message accepted; every request is small.
@@ -38,20 +47,33 @@ class GameServer {
 
     int grpc_port() const { return grpc_port_; }
     storage::ConnectionPool& pool() { return *pool_; }
+    Metrics& metrics() { return metrics_; }
+    WatchHub& hub() { return *hub_; }
+    GameService& logic() { return *logic_; }
+    // Database reachable and every migration applied, as last checked.
+    bool ready() const { return ready_.load(); }
 
     // Stops taking calls, lets the ones in flight finish (up to the drain
     // timeout), then cancels what is left. Safe to call twice.
     void shutdown();
 
   private:
+    void check_readiness();
+
     GameServerOptions options_;
+    Metrics metrics_;
     std::unique_ptr<storage::ConnectionPool> pool_;
     std::unique_ptr<storage::PostgresGameStore> store_;
     std::unique_ptr<GameService> logic_;
+    std::unique_ptr<WatchHub> hub_;
     std::unique_ptr<GrpcGameService> grpc_service_;
     std::unique_ptr<grpc::Server> server_;
     int grpc_port_ = 0;
+    std::atomic<bool> ready_{false};
+    std::mutex stop_mutex_;
+    std::condition_variable stop_wake_;
     bool stopped_ = false;
+    std::thread readiness_;
 };
 
 }  // namespace foxgeese::service

@@ -605,6 +605,7 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(
 
             storage::MoveWrite write{g.ply, after, row, key, event_payload(after, "move")};
             if (store_.apply_move(write)) {
+                if (metrics_) metrics_->moves_applied.add({g.variant});
                 spdlog::debug("game {}: ply {} {}", id, row.ply, row.notation);
                 return response;
             }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "foxgeese/v1/game_service.pb.h"
+#include "service/metrics.h"
 #include "service/service_error.h"
 #include "storage/postgres_game_store.h"
 
@@ -20,7 +21,9 @@ constexpr std::size_t kMaxMoveTextLength = 128;
 
 class GameService {
   public:
-    explicit GameService(storage::PostgresGameStore& store) : store_(store) {}
+    // Metrics are optional (tests of the logic alone pass none).
+    explicit GameService(storage::PostgresGameStore& store, Metrics* metrics = nullptr)
+        : store_(store), metrics_(metrics) {}
 
     ServiceResult<v1::ListVariantsResponse> list_variants(const v1::ListVariantsRequest& request);
     ServiceResult<v1::CreateGameResponse> create_game(const v1::CreateGameRequest& request);
@@ -42,6 +45,7 @@ class GameService {
 
   private:
     storage::PostgresGameStore& store_;
+    Metrics* metrics_;
 };
 
 }  // namespace foxgeese::service

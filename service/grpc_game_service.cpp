@@ -2,18 +2,23 @@
 
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "service/grpc_watch_stream.h"
 
 namespace foxgeese::service {
-namespace {
-
 template <class Response>
-grpc::Status reply(ServiceResult<Response> outcome, Response* out) {
-    if (!outcome.ok()) return to_grpc_status(outcome.error());
+grpc::Status GrpcGameService::reply(const char* method, std::chrono::steady_clock::time_point start,
+                                    ServiceResult<Response> outcome, Response* out) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    metrics_.request_seconds.observe({method, "grpc"}, seconds);
+    if (!outcome.ok()) {
+        metrics_.requests.add({method, "grpc", status_code_name(outcome.error().code)});
+        return to_grpc_status(outcome.error());
+    }
+    metrics_.requests.add({method, "grpc", "OK"});
     *out = std::move(outcome.value());
     return grpc::Status::OK;
 }
-
-}  // namespace
 
 std::string status_details(const ServiceError& error) {
     google::rpc::Status status;
@@ -50,66 +55,68 @@ std::optional<std::string> authorization_of(const grpc::ServerContextBase& conte
 
 grpc::Status GrpcGameService::ListVariants(grpc::ServerContext*, const v1::ListVariantsRequest* req,
                                            v1::ListVariantsResponse* resp) {
-    return reply(logic_.list_variants(*req), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("ListVariants", start, logic_.list_variants(*req), resp);
 }
 
 grpc::Status GrpcGameService::CreateGame(grpc::ServerContext*, const v1::CreateGameRequest* req,
                                          v1::CreateGameResponse* resp) {
-    return reply(logic_.create_game(*req), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("CreateGame", start, logic_.create_game(*req), resp);
 }
 
 grpc::Status GrpcGameService::JoinGame(grpc::ServerContext*, const v1::JoinGameRequest* req,
                                        v1::JoinGameResponse* resp) {
-    return reply(logic_.join_game(*req), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("JoinGame", start, logic_.join_game(*req), resp);
 }
 
 grpc::Status GrpcGameService::GetGame(grpc::ServerContext*, const v1::GetGameRequest* req,
                                       v1::GetGameResponse* resp) {
-    return reply(logic_.get_game(*req), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("GetGame", start, logic_.get_game(*req), resp);
 }
 
 grpc::Status GrpcGameService::ListGames(grpc::ServerContext*, const v1::ListGamesRequest* req,
                                         v1::ListGamesResponse* resp) {
-    return reply(logic_.list_games(*req), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("ListGames", start, logic_.list_games(*req), resp);
 }
 
 grpc::Status GrpcGameService::MakeMove(grpc::ServerContext* ctx, const v1::MakeMoveRequest* req,
                                        v1::MakeMoveResponse* resp) {
-    return reply(logic_.make_move(*req, authorization_of(*ctx)), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("MakeMove", start, logic_.make_move(*req, authorization_of(*ctx)), resp);
 }
 
 grpc::Status GrpcGameService::ListMoves(grpc::ServerContext*, const v1::ListMovesRequest* req,
                                         v1::ListMovesResponse* resp) {
-    return reply(logic_.list_moves(*req), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("ListMoves", start, logic_.list_moves(*req), resp);
 }
 
 grpc::Status GrpcGameService::ResignGame(grpc::ServerContext* ctx, const v1::ResignGameRequest* req,
                                          v1::ResignGameResponse* resp) {
-    return reply(logic_.resign_game(*req, authorization_of(*ctx)), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("ResignGame", start, logic_.resign_game(*req, authorization_of(*ctx)), resp);
 }
 
 grpc::Status GrpcGameService::OfferDraw(grpc::ServerContext* ctx, const v1::OfferDrawRequest* req,
                                         v1::OfferDrawResponse* resp) {
-    return reply(logic_.offer_draw(*req, authorization_of(*ctx)), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("OfferDraw", start, logic_.offer_draw(*req, authorization_of(*ctx)), resp);
 }
 
 grpc::Status GrpcGameService::RespondDraw(grpc::ServerContext* ctx,
                                           const v1::RespondDrawRequest* req,
                                           v1::RespondDrawResponse* resp) {
-    return reply(logic_.respond_draw(*req, authorization_of(*ctx)), resp);
+    const auto start = std::chrono::steady_clock::now();
+    return reply("RespondDraw", start, logic_.respond_draw(*req, authorization_of(*ctx)), resp);
 }
 
 grpc::ServerWriteReactor<v1::WatchGameResponse>* GrpcGameService::WatchGame(
-    grpc::CallbackServerContext*, const v1::WatchGameRequest*) {
-    // Live streams arrive with the watch hub; until then say so plainly.
-    class Unimplemented : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
-      public:
-        Unimplemented() {
-            Finish(grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "WatchGame is not served yet"));
-        }
-        void OnDone() override { delete this; }
-    };
-    return new Unimplemented();
+    grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) {
+    return start_grpc_watch(context, *request, hub_, metrics_);
 }
 
 }  // namespace foxgeese::service

@@ -5,11 +5,14 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 
 #include "foxgeese/v1/game_service.grpc.pb.h"
 #include "service/game_service.h"
+#include "service/metrics.h"
+#include "service/watch_hub.h"
 
 namespace foxgeese::service {
 
@@ -27,7 +30,8 @@ std::optional<std::string> authorization_of(const grpc::ServerContextBase& conte
 class GrpcGameService
     : public v1::FoxGeeseService::WithCallbackMethod_WatchGame<v1::FoxGeeseService::Service> {
   public:
-    explicit GrpcGameService(GameService& logic) : logic_(logic) {}
+    GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics)
+        : logic_(logic), hub_(hub), metrics_(metrics) {}
 
     grpc::Status ListVariants(grpc::ServerContext*, const v1::ListVariantsRequest*,
                               v1::ListVariantsResponse*) override;
@@ -53,7 +57,14 @@ class GrpcGameService
         grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) override;
 
   private:
+    // Records the call in the metrics and converts the outcome.
+    template <class Response>
+    grpc::Status reply(const char* method, std::chrono::steady_clock::time_point start,
+                       ServiceResult<Response> outcome, Response* out);
+
     GameService& logic_;
+    WatchHub& hub_;
+    Metrics& metrics_;
 };
 
 }  // namespace foxgeese::service

@@ -7,9 +7,12 @@ add_library(foxgeese_service STATIC
     ${CMAKE_CURRENT_LIST_DIR}/game_service.cpp
     ${CMAKE_CURRENT_LIST_DIR}/game_views.cpp
     ${CMAKE_CURRENT_LIST_DIR}/grpc_game_service.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/grpc_watch_stream.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/metrics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/secrets.cpp
     ${CMAKE_CURRENT_LIST_DIR}/variant_catalog.cpp
     ${CMAKE_CURRENT_LIST_DIR}/variant_texts.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/watch_hub.cpp
 )
 target_include_directories(foxgeese_service PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(foxgeese_service PUBLIC

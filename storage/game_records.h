@@ -75,6 +75,13 @@ struct MoveWrite {
     std::string notify_payload;  // sent on the events channel when the move commits
 };
 
+// Whether a seat is being watched by its holder, and since when (connected
+// since, or gone since; 0 when never seen).
+struct SeatPresence {
+    bool connected = false;
+    std::int64_t since_us = 0;
+};
+
 enum class GameListFilter { kOpen, kActive, kRecent };
 
 // A page of a listing and where the next one starts.

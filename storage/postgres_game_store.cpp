@@ -181,7 +181,53 @@ void PostgresGameStore::prepare_statements(pqxx::connection& conn) {
     conn.prepare("list_open_games", listing("g.state = 1 AND g.visibility = 2", "created_at"));
     conn.prepare("list_active_games", listing("g.state = 2 AND g.visibility = 2", "updated_at"));
     conn.prepare("list_recent_games", listing("g.state = 3 AND g.visibility = 2", "finished_at"));
+    conn.prepare("list_moves_between",
+                 "SELECT " + move_columns("m") +
+                     " FROM moves m WHERE m.game_id = $1::uuid AND m.ply > $2 AND m.ply <= $3"
+                     " ORDER BY m.ply");
+    conn.prepare("presence_connect",
+                 "WITH ins AS ("
+                 " INSERT INTO seat_presence (game_id, side, watcher_id, server_id, connected_at,"
+                 " refreshed_at) VALUES ($1::uuid, $2, $3::uuid, $4, " FG_TS("$5") ", " FG_TS("$5")
+                 ") ON CONFLICT DO NOTHING RETURNING game_id)"
+                 " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM ins");
+    conn.prepare("presence_disconnect",
+                 "WITH del AS ("
+                 " DELETE FROM seat_presence WHERE game_id = $1::uuid AND side = $2"
+                 " AND watcher_id = $3::uuid RETURNING game_id),"
+                 " dep AS ("
+                 " INSERT INTO seat_departures (game_id, side, left_at)"
+                 " SELECT game_id, $2, " FG_TS("$4") " FROM del"
+                 " ON CONFLICT (game_id, side) DO UPDATE SET left_at = excluded.left_at"
+                 " RETURNING game_id)"
+                 " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM dep");
+    conn.prepare("presence_refresh",
+                 "UPDATE seat_presence SET refreshed_at = " FG_TS("$2") " WHERE server_id = $1");
+    conn.prepare("presence_drop_server",
+                 "WITH del AS ("
+                 " DELETE FROM seat_presence WHERE server_id = $1 RETURNING game_id, side),"
+                 " dep AS ("
+                 " INSERT INTO seat_departures (game_id, side, left_at)"
+                 " SELECT DISTINCT game_id, side, " FG_TS("$2") " FROM del"
+                 " ON CONFLICT (game_id, side) DO UPDATE SET left_at = excluded.left_at"
+                 " RETURNING game_id)"
+                 " SELECT pg_notify('foxgeese_events', game_id::text || ' presence')"
+                 " FROM (SELECT DISTINCT game_id FROM dep) d");
+    conn.prepare(
+        "presence",
+        "SELECT s.side,"
+        " (SELECT " FG_US("min(p.connected_at)") " FROM seat_presence p"
+        "  WHERE p.game_id = $1::uuid AND p.side = s.side AND p.refreshed_at > " FG_TS("($2 - $3)") "),"
+        " (SELECT " FG_US("greatest(max(d.left_at), (SELECT max(p.refreshed_at) FROM seat_presence p"
+                          " WHERE p.game_id = $1::uuid AND p.side = s.side"
+                          " AND p.refreshed_at <= " FG_TS("($2 - $3)") "))") 
+        "  FROM seat_departures d WHERE d.game_id = $1::uuid AND d.side = s.side)"
+        " FROM (VALUES (1::smallint), (2::smallint)) s(side) ORDER BY s.side");
     conn.prepare("ping", "SELECT 1");
+    conn.prepare("schema_version",
+                 "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0"
+                 " ELSE (SELECT coalesce(max(version), 0) FROM schema_migrations) END");
+    conn.prepare("games_by_state", "SELECT state, count(*) FROM games GROUP BY state");
 }
 
 bool PostgresGameStore::insert_game(const GameRow& g, const std::string& start_position_key) {
@@ -307,10 +353,85 @@ GamePage PostgresGameStore::list_games(
     return page;
 }
 
+std::vector<MoveRow> PostgresGameStore::list_moves_between(const std::string& game_id,
+                                                          int after_ply, int up_to_ply) {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    const pqxx::result r = tx.exec_prepared("list_moves_between", game_id, after_ply, up_to_ply);
+    std::vector<MoveRow> moves;
+    moves.reserve(r.size());
+    for (const auto& row : r) moves.push_back(*read_move(row, 0));
+    return moves;
+}
+
+void PostgresGameStore::presence_connect(const std::string& game_id, int side,
+                                         const std::string& watcher_id,
+                                         const std::string& server_id, std::int64_t now_us) {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    tx.exec_prepared("presence_connect", game_id, side, watcher_id, server_id, now_us);
+}
+
+void PostgresGameStore::presence_disconnect(const std::string& game_id, int side,
+                                            const std::string& watcher_id, std::int64_t now_us) {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    tx.exec_prepared("presence_disconnect", game_id, side, watcher_id, now_us);
+}
+
+int PostgresGameStore::presence_refresh(const std::string& server_id, std::int64_t now_us) {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    return static_cast<int>(tx.exec_prepared("presence_refresh", server_id, now_us).affected_rows());
+}
+
+void PostgresGameStore::presence_drop_server(const std::string& server_id, std::int64_t now_us) {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    tx.exec_prepared("presence_drop_server", server_id, now_us);
+}
+
+std::pair<SeatPresence, SeatPresence> PostgresGameStore::presence(const std::string& game_id,
+                                                                  std::int64_t now_us,
+                                                                  std::int64_t ttl_us) {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    const pqxx::result r = tx.exec_prepared("presence", game_id, now_us, ttl_us);
+    SeatPresence sides[2];
+    for (const auto& row : r) {
+        const int side = row[0].as<int>();
+        if (side < 1 || side > 2) continue;
+        SeatPresence& p = sides[side - 1];
+        if (!row[1].is_null()) {
+            p.connected = true;
+            p.since_us = row[1].as<std::int64_t>();
+        } else if (!row[2].is_null()) {
+            p.since_us = row[2].as<std::int64_t>();
+        }
+    }
+    return {sides[0], sides[1]};
+}
+
 bool PostgresGameStore::ping() {
     auto conn = pool_.acquire();
     pqxx::nontransaction tx(*conn);
     return tx.exec_prepared("ping").size() == 1;
+}
+
+int PostgresGameStore::schema_version() {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    return tx.exec_prepared("schema_version")[0][0].as<int>();
+}
+
+std::vector<std::pair<int, std::int64_t>> PostgresGameStore::games_by_state() {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    std::vector<std::pair<int, std::int64_t>> out;
+    for (const auto& row : tx.exec_prepared("games_by_state")) {
+        out.emplace_back(row[0].as<int>(), row[1].as<std::int64_t>());
+    }
+    return out;
 }
 
 }  // namespace foxgeese::storage

@@ -54,8 +54,30 @@ public:
     GamePage list_games(GameListFilter filter, const std::string& variant, int limit,
                         const std::optional<std::pair<std::int64_t, std::string>>& after);
 
+    // Moves of a game with after_ply < ply <= up_to_ply, oldest first.
+    std::vector<MoveRow> list_moves_between(const std::string& game_id, int after_ply,
+                                            int up_to_ply);
+
+    // Seat presence. side is 1 (fox side) or 2 (geese). Each change notifies
+    // "<game_id> presence".
+    void presence_connect(const std::string& game_id, int side, const std::string& watcher_id,
+                          const std::string& server_id, std::int64_t now_us);
+    void presence_disconnect(const std::string& game_id, int side, const std::string& watcher_id,
+                             std::int64_t now_us);
+    // Keeps a server's rows alive; returns how many it refreshed.
+    int presence_refresh(const std::string& server_id, std::int64_t now_us);
+    // Removes every row of a server (clean shutdown), recording departures.
+    void presence_drop_server(const std::string& server_id, std::int64_t now_us);
+    // Fox side's and geese's presence; rows older than ttl_us count as gone.
+    std::pair<SeatPresence, SeatPresence> presence(const std::string& game_id, std::int64_t now_us,
+                                                   std::int64_t ttl_us);
+
     // True when a trivial query succeeds (readiness).
     bool ping();
+    // The highest migration version recorded (0 when none).
+    int schema_version();
+    // Number of games per state code (for metrics).
+    std::vector<std::pair<int, std::int64_t>> games_by_state();
 
 private:
     ConnectionPool& pool_;

@@ -36,3 +36,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get update -q
     sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+
+# The pinned proto linter (npm packages, exactly as package-lock.json says).
+repo_root="$(cd "$(dirname "$0")/../.." && pwd)"
+if [ ! -x "$repo_root/tools/buf/node_modules/.bin/buf" ]; then
+    (cd "$repo_root/tools/buf" && npm ci --no-audit --no-fund --loglevel=error)
+fi

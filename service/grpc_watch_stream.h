@@ -1,0 +1,19 @@
+// WatchGame over gRPC: a callback-API write reactor per stream, fed by the
+// watch hub. Events queue in the reactor and are written one at a time; an
+// idle stream holds no thread.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include "foxgeese/v1/game_service.grpc.pb.h"
+#include "service/metrics.h"
+#include "service/watch_hub.h"
+
+namespace foxgeese::service {
+
+// Creates the reactor for one WatchGame call (it deletes itself when done).
+grpc::ServerWriteReactor<v1::WatchGameResponse>* start_grpc_watch(
+    grpc::CallbackServerContext* context, const v1::WatchGameRequest& request, WatchHub& hub,
+    Metrics& metrics);
+
+}  // namespace foxgeese::service
