@@ -16,6 +16,21 @@ std::string printable(char c) {
     return std::isprint(u) ? "'" + std::string(1, c) + "'" : "byte " + std::to_string(u);
 }
 
+// A field of untrusted input quoted for a message: printable ASCII only, short.
+std::string quoted(std::string_view field) {
+    std::string out = "'";
+    for (std::size_t i = 0; i < field.size() && i < 16; ++i) {
+        const unsigned char c = static_cast<unsigned char>(field[i]);
+        out += std::isprint(c) ? static_cast<char>(c) : '?';
+    }
+    if (field.size() > 16) out += "...";
+    return out + "'";
+}
+
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 // Splits on single spaces; an empty field means two spaces in a row (or a
 // leading/trailing one inside the trimmed text).
 std::vector<std::string_view> split_fields(std::string_view text) {
@@ -32,18 +47,20 @@ std::vector<std::string_view> split_fields(std::string_view text) {
 
 Result<int> parse_counter(std::string_view field, const char* name, int max) {
     int value = 0;
-    if (field.empty() || field.size() > 7) {
+    // Digits only: from_chars alone would take a sign ("-0").
+    const bool digits = !field.empty() && field.size() <= 7 &&
+                        field.find_first_not_of("0123456789") == std::string_view::npos;
+    if (!digits) {
         return position_error(std::string(name) + " must be a number from 0 to " +
-                              std::to_string(max));
+                              std::to_string(max) + ", got " + quoted(field));
     }
     if (field.size() > 1 && field[0] == '0') {
-        return position_error(std::string(name) + " has a leading zero: '" + std::string(field) +
-                              "'");
+        return position_error(std::string(name) + " has a leading zero: " + quoted(field));
     }
     const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-    if (ec != std::errc() || end != field.data() + field.size() || value < 0 || value > max) {
+    if (ec != std::errc() || end != field.data() + field.size() || value > max) {
         return position_error(std::string(name) + " must be a number from 0 to " +
-                              std::to_string(max) + ", got '" + std::string(field) + "'");
+                              std::to_string(max) + ", got " + quoted(field));
     }
     return value;
 }
@@ -65,11 +82,10 @@ Result<Position> parse_position_code(const Variant& variant, std::string_view co
         return position_error("longer than " + std::to_string(kMaxPositionCodeLength) +
                               " characters");
     }
-    while (!code.empty() && (code.front() == ' ' || code.front() == '\t'))
+    while (!code.empty() && is_space(code.front()))
         code.remove_prefix(1);
-    while (!code.empty() && std::isspace(static_cast<unsigned char>(code.back()))) {
+    while (!code.empty() && is_space(code.back()))
         code.remove_suffix(1);
-    }
     if (code.empty()) return position_error("it is empty");
     const std::vector<std::string_view> fields = split_fields(code);
     for (std::string_view field : fields) {
@@ -141,8 +157,7 @@ Result<Position> parse_position_code(const Variant& variant, std::string_view co
     } else if (fields[1] == "g" || fields[1] == "G") {
         side = Side::kGeese;
     } else {
-        return position_error("the side to move must be f or g, got '" +
-                              std::string(fields[1].substr(0, 8)) + "'");
+        return position_error("the side to move must be f or g, got " + quoted(fields[1]));
     }
     Result<int> quiet = parse_counter(fields[2], "the quiet-ply counter", 100);
     if (!quiet) return quiet.error();
