@@ -36,7 +36,8 @@ struct Percentiles {
 Percentiles percentiles(std::vector<double> samples) {
     std::sort(samples.begin(), samples.end());
     auto at = [&](double q) {
-        return samples[std::min(samples.size() - 1, static_cast<std::size_t>(q * static_cast<double>(samples.size())))];
+        return samples[std::min(samples.size() - 1,
+                                static_cast<std::size_t>(q * static_cast<double>(samples.size())))];
     };
     return {at(0.5), at(0.9), at(0.99), samples.back()};
 }
@@ -91,10 +92,14 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         const std::string value = argv[i + 1];
-        if (flag == "--server") options.server = value;
-        else if (flag == "--clients") options.clients = std::stoi(value);
-        else if (flag == "--moves") options.moves = std::stoi(value);
-        else if (flag == "--variant") options.variant = value;
+        if (flag == "--server")
+            options.server = value;
+        else if (flag == "--clients")
+            options.clients = std::stoi(value);
+        else if (flag == "--moves")
+            options.moves = std::stoi(value);
+        else if (flag == "--variant")
+            options.variant = value;
         else {
             std::cerr << "unknown flag " << flag << "\n";
             return 2;
@@ -117,7 +122,8 @@ int main(int argc, char** argv) {
             errors += e;
         });
     }
-    for (auto& t : threads) t.join();
+    for (auto& t : threads)
+        t.join();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (all.empty()) {
@@ -126,7 +132,8 @@ int main(int argc, char** argv) {
     }
     const Percentiles p = percentiles(all);
     std::printf(
-        "MakeMove: %zu moves in %d games, %d clients, %.1f s: %.0f moves/s; latency median %.2f ms, "
+        "MakeMove: %zu moves in %d games, %d clients, %.1f s: %.0f moves/s; latency median %.2f "
+        "ms, "
         "p90 %.2f ms, p99 %.2f ms, max %.2f ms; %d errors\n",
         all.size(), games, options.clients, seconds, static_cast<double>(all.size()) / seconds,
         p.median_ms, p.p90_ms, p.p99_ms, p.max_ms, errors);

@@ -13,9 +13,12 @@ namespace {
 
 const char* state_name(int state) {
     switch (state) {
-        case 1: return "waiting";
-        case 2: return "active";
-        case 3: return "finished";
+        case 1:
+            return "waiting";
+        case 2:
+            return "active";
+        case 3:
+            return "finished";
     }
     return "unknown";
 }
@@ -23,8 +26,9 @@ const char* state_name(int state) {
 }  // namespace
 
 GameServer::GameServer(const GameServerOptions& options) : options_(options) {
-    pool_ = std::make_unique<storage::ConnectionPool>(
-        options.database_url, options.db_pool_size, &storage::PostgresGameStore::prepare_statements);
+    pool_ =
+        std::make_unique<storage::ConnectionPool>(options.database_url, options.db_pool_size,
+                                                  &storage::PostgresGameStore::prepare_statements);
     store_ = std::make_unique<storage::PostgresGameStore>(*pool_);
     logic_ = std::make_unique<GameService>(*store_, &metrics_);
     hub_ = std::make_unique<WatchHub>(options.database_url, *store_, options.watch);
@@ -37,16 +41,16 @@ GameServer::GameServer(const GameServerOptions& options) : options_(options) {
                             return std::vector<std::pair<LabelValues, double>>{
                                 {{}, static_cast<double>(pool_->in_use())}};
                         }});
-    metrics_.add_gauge({"foxgeese_db_pool_size", "Size of the database connection pool.", {},
-                        [this] {
-                            return std::vector<std::pair<LabelValues, double>>{
-                                {{}, static_cast<double>(pool_->size())}};
-                        }});
-    metrics_.add_gauge({"foxgeese_active_watchers", "Watch streams open on this server.", {},
-                        [this] {
-                            return std::vector<std::pair<LabelValues, double>>{
-                                {{}, static_cast<double>(hub_->active_watchers())}};
-                        }});
+    metrics_.add_gauge(
+        {"foxgeese_db_pool_size", "Size of the database connection pool.", {}, [this] {
+             return std::vector<std::pair<LabelValues, double>>{
+                 {{}, static_cast<double>(pool_->size())}};
+         }});
+    metrics_.add_gauge(
+        {"foxgeese_active_watchers", "Watch streams open on this server.", {}, [this] {
+             return std::vector<std::pair<LabelValues, double>>{
+                 {{}, static_cast<double>(hub_->active_watchers())}};
+         }});
     metrics_.add_gauge({"foxgeese_games", "Games in the database, by state.", {"state"}, [this] {
                             std::vector<std::pair<LabelValues, double>> out;
                             try {
@@ -91,7 +95,9 @@ GameServer::GameServer(const GameServerOptions& options) : options_(options) {
     });
 }
 
-GameServer::~GameServer() { shutdown(); }
+GameServer::~GameServer() {
+    shutdown();
+}
 
 void GameServer::check_readiness() {
     bool ready = false;

@@ -8,10 +8,10 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
-#include <thread>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "service/game_service.h"
 #include "service/grpc_game_service.h"

@@ -17,7 +17,7 @@ class WatchReactor;
 // The hub's handle on a reactor. The reactor deletes itself when the call is
 // done, so the hub holds this instead, and it forgets the reactor then.
 class ReactorSink : public WatchSink {
-public:
+  public:
     explicit ReactorSink(WatchReactor* reactor) : reactor_(reactor) {}
     void deliver(const v1::WatchGameResponse& event) override;
     void close(WatchEnd why) override;
@@ -26,13 +26,13 @@ public:
         reactor_ = nullptr;
     }
 
-private:
+  private:
     std::mutex mutex_;
     WatchReactor* reactor_;
 };
 
 class WatchReactor : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
-public:
+  public:
     WatchReactor(grpc::CallbackServerContext* context, const v1::WatchGameRequest& request,
                  WatchHub& hub, Metrics& metrics)
         : metrics_(metrics), sink_(std::make_shared<ReactorSink>(this)) {
@@ -68,10 +68,11 @@ public:
 
     void end(WatchEnd why) {
         std::lock_guard lock(mutex_);
-        pending_finish_ = why == WatchEnd::kGameEnded
-                              ? grpc::Status::OK
-                              : grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                                             "the server is shutting down; reconnect with from_ply");
+        pending_finish_ =
+            why == WatchEnd::kGameEnded
+                ? grpc::Status::OK
+                : grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                               "the server is shutting down; reconnect with from_ply");
         write_next_locked();
     }
 
@@ -103,7 +104,7 @@ public:
         delete this;
     }
 
-private:
+  private:
     void write_next_locked() {
         if (writing_ || finishing_) return;
         if (!queue_.empty()) {

@@ -24,8 +24,7 @@ std::string label_set(const std::vector<std::string>& names, const LabelValues& 
     return out.empty() ? "" : "{" + out + "}";
 }
 
-void header(std::string& out, const std::string& name, const std::string& help,
-            const char* type) {
+void header(std::string& out, const std::string& name, const std::string& help, const char* type) {
     out += "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
 }
 
@@ -34,10 +33,14 @@ void header(std::string& out, const std::string& name, const std::string& help,
 std::string escape_label_value(const std::string& value) {
     std::string out;
     for (char c : value) {
-        if (c == '\\') out += "\\\\";
-        else if (c == '"') out += "\\\"";
-        else if (c == '\n') out += "\\n";
-        else out += c;
+        if (c == '\\')
+            out += "\\\\";
+        else if (c == '"')
+            out += "\\\"";
+        else if (c == '\n')
+            out += "\\n";
+        else
+            out += c;
     }
     return out;
 }
@@ -92,8 +95,9 @@ void HistogramFamily::render(std::string& out) const {
         std::uint64_t cumulative = 0;
         for (std::size_t i = 0; i < bounds_.size(); ++i) {
             cumulative += s.buckets[i];
-            out += name_ + "_bucket" + label_set(labels_, labels, "le=\"" + number(bounds_[i]) + "\"") +
-                   " " + std::to_string(cumulative) + "\n";
+            out += name_ + "_bucket" +
+                   label_set(labels_, labels, "le=\"" + number(bounds_[i]) + "\"") + " " +
+                   std::to_string(cumulative) + "\n";
         }
         out += name_ + "_bucket" + label_set(labels_, labels, "le=\"+Inf\"") + " " +
                std::to_string(s.count) + "\n";

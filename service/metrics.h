@@ -17,13 +17,13 @@ namespace foxgeese::service {
 using LabelValues = std::vector<std::string>;
 
 class CounterFamily {
-public:
+  public:
     CounterFamily(std::string name, std::string help, std::vector<std::string> labels);
     void add(const LabelValues& labels, double amount = 1);
     void render(std::string& out) const;
     double value(const LabelValues& labels) const;
 
-private:
+  private:
     std::string name_, help_;
     std::vector<std::string> labels_;
     mutable std::mutex mutex_;
@@ -31,13 +31,13 @@ private:
 };
 
 class HistogramFamily {
-public:
+  public:
     HistogramFamily(std::string name, std::string help, std::vector<std::string> labels,
                     std::vector<double> bounds);
     void observe(const LabelValues& labels, double value);
     void render(std::string& out) const;
 
-private:
+  private:
     struct Series {
         std::vector<std::uint64_t> buckets;  // cumulative counts are computed when rendering
         double sum = 0;
@@ -58,21 +58,21 @@ struct GaugeFamily {
 };
 
 class Metrics {
-public:
+  public:
     Metrics();
 
     // RPCs over both transports: method is the RPC name, transport "grpc" or
     // "http", status the gRPC code name ("OK", "NOT_FOUND", ...).
     CounterFamily requests;
     HistogramFamily request_seconds;
-    CounterFamily moves_applied;     // by variant
+    CounterFamily moves_applied;      // by variant
     CounterFamily watch_events_sent;  // by transport
 
     void add_gauge(GaugeFamily gauge);
     // The whole registry in the Prometheus text exposition format 0.0.4.
     std::string render() const;
 
-private:
+  private:
     mutable std::mutex gauges_mutex_;
     std::vector<GaugeFamily> gauges_;
 };

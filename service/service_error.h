@@ -54,19 +54,32 @@ class [[nodiscard]] ServiceResult {
 // The canonical gRPC name of a code ("NOT_FOUND"), for logs and metrics.
 inline const char* status_code_name(StatusCode code) {
     switch (code) {
-        case StatusCode::kOk: return "OK";
-        case StatusCode::kCancelled: return "CANCELLED";
-        case StatusCode::kInvalidArgument: return "INVALID_ARGUMENT";
-        case StatusCode::kDeadlineExceeded: return "DEADLINE_EXCEEDED";
-        case StatusCode::kNotFound: return "NOT_FOUND";
-        case StatusCode::kAlreadyExists: return "ALREADY_EXISTS";
-        case StatusCode::kPermissionDenied: return "PERMISSION_DENIED";
-        case StatusCode::kResourceExhausted: return "RESOURCE_EXHAUSTED";
-        case StatusCode::kFailedPrecondition: return "FAILED_PRECONDITION";
-        case StatusCode::kAborted: return "ABORTED";
-        case StatusCode::kInternal: return "INTERNAL";
-        case StatusCode::kUnavailable: return "UNAVAILABLE";
-        case StatusCode::kUnauthenticated: return "UNAUTHENTICATED";
+        case StatusCode::kOk:
+            return "OK";
+        case StatusCode::kCancelled:
+            return "CANCELLED";
+        case StatusCode::kInvalidArgument:
+            return "INVALID_ARGUMENT";
+        case StatusCode::kDeadlineExceeded:
+            return "DEADLINE_EXCEEDED";
+        case StatusCode::kNotFound:
+            return "NOT_FOUND";
+        case StatusCode::kAlreadyExists:
+            return "ALREADY_EXISTS";
+        case StatusCode::kPermissionDenied:
+            return "PERMISSION_DENIED";
+        case StatusCode::kResourceExhausted:
+            return "RESOURCE_EXHAUSTED";
+        case StatusCode::kFailedPrecondition:
+            return "FAILED_PRECONDITION";
+        case StatusCode::kAborted:
+            return "ABORTED";
+        case StatusCode::kInternal:
+            return "INTERNAL";
+        case StatusCode::kUnavailable:
+            return "UNAVAILABLE";
+        case StatusCode::kUnauthenticated:
+            return "UNAUTHENTICATED";
     }
     return "UNKNOWN";
 }

@@ -55,15 +55,20 @@ bool same_presence(const std::pair<storage::SeatPresence, storage::SeatPresence>
 
 ServiceError unavailable(const std::exception& e) {
     spdlog::warn("WatchGame: {}", e.what());
-    return ServiceError{StatusCode::kUnavailable, "DATABASE_UNAVAILABLE",
-                        "the database is unreachable; retry shortly", {}, ""};
+    return ServiceError{StatusCode::kUnavailable,
+                        "DATABASE_UNAVAILABLE",
+                        "the database is unreachable; retry shortly",
+                        {},
+                        ""};
 }
 
 // Receives NOTIFY on the events channel and hands the game id over.
 class EventReceiver : public pqxx::notification_receiver {
-public:
-    EventReceiver(pqxx::connection_base& conn, std::function<void(const std::string&, bool)> on_event)
-        : pqxx::notification_receiver(conn, storage::kEventsChannel), on_event_(std::move(on_event)) {}
+  public:
+    EventReceiver(pqxx::connection_base& conn,
+                  std::function<void(const std::string&, bool)> on_event)
+        : pqxx::notification_receiver(conn, storage::kEventsChannel),
+          on_event_(std::move(on_event)) {}
     void operator()(const std::string& payload, int) override {
         const std::size_t space = payload.find(' ');
         const std::string id = payload.substr(0, space);
@@ -71,7 +76,7 @@ public:
         on_event_(id, presence);
     }
 
-private:
+  private:
     std::function<void(const std::string&, bool)> on_event_;
 };
 
@@ -103,7 +108,7 @@ struct WatchHub::WatchedGame {
 };
 
 class WatchHub::SubscriptionImpl : public WatchHub::Subscription {
-public:
+  public:
     SubscriptionImpl(WatchHub* hub, std::shared_ptr<Watcher> watcher)
         : hub_(hub), watcher_(std::move(watcher)) {}
     ~SubscriptionImpl() override { unsubscribe(); }
@@ -112,7 +117,7 @@ public:
         hub_->remove(watcher_);
     }
 
-private:
+  private:
     WatchHub* hub_;
     std::shared_ptr<Watcher> watcher_;
     std::atomic<bool> done_{false};
@@ -125,7 +130,9 @@ WatchHub::WatchHub(std::string database_url, storage::PostgresGameStore& store,
       options_(options),
       server_id_(new_game_id()) {}
 
-WatchHub::~WatchHub() { stop(); }
+WatchHub::~WatchHub() {
+    stop();
+}
 
 void WatchHub::start() {
     threads_.emplace_back([this] { listen_loop(); });
@@ -139,7 +146,8 @@ void WatchHub::stop() {
     std::vector<std::shared_ptr<WatchedGame>> games;
     {
         std::lock_guard lock(mutex_);
-        for (auto& [id, game] : games_) games.push_back(game);
+        for (auto& [id, game] : games_)
+            games.push_back(game);
         games_.clear();
     }
     for (auto& game : games) {
@@ -152,7 +160,8 @@ void WatchHub::stop() {
         game->watchers.clear();
     }
     queue_wake_.notify_all();
-    for (std::thread& t : threads_) t.join();
+    for (std::thread& t : threads_)
+        t.join();
     threads_.clear();
     try {
         // Other replicas' watchers see these seats gone now, not after the TTL.
@@ -162,7 +171,9 @@ void WatchHub::stop() {
     }
 }
 
-int WatchHub::active_watchers() const { return watcher_count_.load(); }
+int WatchHub::active_watchers() const {
+    return watcher_count_.load();
+}
 
 void WatchHub::mark_dirty(const std::string& game_id, bool presence) {
     {
@@ -176,9 +187,11 @@ void WatchHub::mark_all_dirty(bool presence) {
     std::vector<std::string> ids;
     {
         std::lock_guard lock(mutex_);
-        for (const auto& [id, game] : games_) ids.push_back(id);
+        for (const auto& [id, game] : games_)
+            ids.push_back(id);
     }
-    for (const std::string& id : ids) mark_dirty(id, presence);
+    for (const std::string& id : ids)
+        mark_dirty(id, presence);
 }
 
 void WatchHub::run_later(std::function<void()> task) {
@@ -204,10 +217,12 @@ void WatchHub::listen_loop() {
             });
             // Anything may have changed while no LISTEN was active.
             mark_all_dirty(true);
-            while (!stopping_) conn.await_notification(0, 200'000);
+            while (!stopping_)
+                conn.await_notification(0, 200'000);
         } catch (const std::exception& e) {
             if (stopping_) break;
-            spdlog::warn("watch hub: event listener lost the database ({}); reconnecting", e.what());
+            spdlog::warn("watch hub: event listener lost the database ({}); reconnecting",
+                         e.what());
             std::this_thread::sleep_for(std::chrono::seconds(1));
         }
     }
@@ -254,13 +269,15 @@ void WatchHub::timer_loop() {
     while (!stopping_) {
         {
             std::unique_lock lock(queue_mutex_);
-            queue_wake_.wait_for(lock, std::chrono::milliseconds(250), [&] { return stopping_.load(); });
+            queue_wake_.wait_for(lock, std::chrono::milliseconds(250),
+                                 [&] { return stopping_.load(); });
         }
         if (stopping_) return;
         std::vector<std::shared_ptr<WatchedGame>> games;
         {
             std::lock_guard lock(mutex_);
-            for (auto& [id, game] : games_) games.push_back(game);
+            for (auto& [id, game] : games_)
+                games.push_back(game);
         }
         const auto now = Clock::now();
         for (auto& game : games) {
@@ -299,10 +316,9 @@ void WatchHub::refresh_game(const std::string& game_id, bool presence) {
 
 void WatchHub::send_presence_locked(WatchedGame& game, const std::string& game_id,
                                     const std::shared_ptr<Watcher>& only_new) {
-    const auto now = store_.presence(game_id, now_us(),
-                                     std::chrono::duration_cast<std::chrono::microseconds>(
-                                         options_.presence_ttl)
-                                         .count());
+    const auto now = store_.presence(
+        game_id, now_us(),
+        std::chrono::duration_cast<std::chrono::microseconds>(options_.presence_ttl).count());
     const bool changed = !game.presence_loaded || !same_presence(now, game.presence);
     game.presence = now;
     game.presence_loaded = true;
@@ -311,7 +327,8 @@ void WatchHub::send_presence_locked(WatchedGame& game, const std::string& game_i
     fill_presence(now.first, event.mutable_presence()->mutable_fox());
     fill_presence(now.second, event.mutable_presence()->mutable_geese());
     if (changed) {
-        for (auto& w : game.watchers) w->send(event);
+        for (auto& w : game.watchers)
+            w->send(event);
     } else {
         only_new->send(event);
     }
@@ -331,23 +348,27 @@ void WatchHub::refresh_locked(WatchedGame& game, const std::string& game_id, boo
     game.last = now;
     game.last_move = found->last_move;
 
-    for (auto [seat, was, is] : {std::tuple{v1::SEAT_FOX, before.fox_token_hash, now.fox_token_hash},
-                                 std::tuple{v1::SEAT_GEESE, before.geese_token_hash, now.geese_token_hash}}) {
+    for (auto [seat, was, is] :
+         {std::tuple{v1::SEAT_FOX, before.fox_token_hash, now.fox_token_hash},
+          std::tuple{v1::SEAT_GEESE, before.geese_token_hash, now.geese_token_hash}}) {
         if (!was.empty() || is.empty()) continue;
         v1::WatchGameResponse event = event_now();
         event.mutable_seat_joined()->set_seat(seat);
         *event.mutable_seat_joined()->mutable_game() = game_view(now, found->last_move);
-        for (auto& w : game.watchers) w->send(event);
+        for (auto& w : game.watchers)
+            w->send(event);
     }
 
     int oldest = now.ply;
-    for (auto& w : game.watchers) oldest = std::min(oldest, w->last_ply);
+    for (auto& w : game.watchers)
+        oldest = std::min(oldest, w->last_ply);
     if (oldest < now.ply) {
         for (const MoveRow& m : store_.list_moves_between(game_id, oldest, now.ply)) {
             v1::WatchGameResponse event = event_now();
             *event.mutable_move_made()->mutable_move() = move_view(m);
-            *event.mutable_move_made()->mutable_game() =
-                m.ply == now.ply ? game_view(now, found->last_move) : game_view(row_at_move(now, m), m);
+            *event.mutable_move_made()->mutable_game() = m.ply == now.ply
+                                                             ? game_view(now, found->last_move)
+                                                             : game_view(row_at_move(now, m), m);
             for (auto& w : game.watchers) {
                 if (w->last_ply >= m.ply) continue;
                 w->send(event);
@@ -366,7 +387,8 @@ void WatchHub::refresh_locked(WatchedGame& game, const std::string& game_id, boo
             event.mutable_draw_answered()->set_by(
                 before.draw_offered_by == v1::SIDE_FOX ? v1::SIDE_GEESE : v1::SIDE_FOX);
         }
-        for (auto& w : game.watchers) w->send(event);
+        for (auto& w : game.watchers)
+            w->send(event);
     }
 
     if (before.state != v1::GAME_STATE_FINISHED && now.state == v1::GAME_STATE_FINISHED) {
@@ -389,8 +411,8 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
     std::shared_ptr<WatchSink> sink) {
     if (request.game_id().empty()) return invalid_argument("game_id", "game_id is required");
     if (!is_uuid(request.game_id())) {
-        return invalid_argument("game_id",
-                                "game_id must be a UUID such as 0b6f3c1e-6a4e-4c51-9d3a-6f3b2f8f6a2d");
+        return invalid_argument(
+            "game_id", "game_id must be a UUID such as 0b6f3c1e-6a4e-4c51-9d3a-6f3b2f8f6a2d");
     }
     const std::string id = lowercase(request.game_id());
     if (request.has_from_ply() && request.from_ply() < 0) {
@@ -405,14 +427,20 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
                 ? value.substr(kScheme.size())
                 : "";
         if (!is_well_formed_token(token)) {
-            return ServiceError{StatusCode::kUnauthenticated, "TOKEN_INVALID",
-                                "the authorization value must be 'Bearer <seat_token>'", {}, ""};
+            return ServiceError{StatusCode::kUnauthenticated,
+                                "TOKEN_INVALID",
+                                "the authorization value must be 'Bearer <seat_token>'",
+                                {},
+                                ""};
         }
         token_hash = sha256_hex(token);
     }
     if (stopping_) {
-        return ServiceError{StatusCode::kUnavailable, "SHUTTING_DOWN",
-                            "the server is shutting down; reconnect", {}, ""};
+        return ServiceError{StatusCode::kUnavailable,
+                            "SHUTTING_DOWN",
+                            "the server is shutting down; reconnect",
+                            {},
+                            ""};
     }
     try {
         std::shared_ptr<WatchedGame> game;
@@ -432,22 +460,27 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             // snapshot and everyone's next event start from the same state.
             refresh_locked(*game, id, false);
             if (!game->loaded) {
-                return ServiceError{StatusCode::kNotFound, "GAME_NOT_FOUND",
-                                    "no game has the id " + id, {{"game_id", id}}, ""};
+                return ServiceError{StatusCode::kNotFound,
+                                    "GAME_NOT_FOUND",
+                                    "no game has the id " + id,
+                                    {{"game_id", id}},
+                                    ""};
             }
             const GameRow& row = game->last;
             if (request.has_from_ply() && request.from_ply() > row.ply) {
-                return invalid_argument("from_ply", "from_ply " +
-                                                        std::to_string(request.from_ply()) +
-                                                        " is beyond the game's ply " +
-                                                        std::to_string(row.ply));
+                return invalid_argument("from_ply",
+                                        "from_ply " + std::to_string(request.from_ply()) +
+                                            " is beyond the game's ply " + std::to_string(row.ply));
             }
             int seats = 0;
             if (!token_hash.empty()) {
                 seats = seats_held(row, token_hash);
                 if (seats == 0) {
-                    return ServiceError{StatusCode::kUnauthenticated, "TOKEN_INVALID",
-                                        "the seat token holds no seat in this game", {}, ""};
+                    return ServiceError{StatusCode::kUnauthenticated,
+                                        "TOKEN_INVALID",
+                                        "the seat token holds no seat in this game",
+                                        {},
+                                        ""};
                 }
             }
             auto watcher = std::make_shared<Watcher>();
@@ -459,7 +492,8 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             v1::WatchGameResponse snapshot = event_now();
             *snapshot.mutable_snapshot()->mutable_game() = game_view(row, game->last_move);
             if (request.has_from_ply()) {
-                for (const MoveRow& m : store_.list_moves_between(id, request.from_ply(), row.ply)) {
+                for (const MoveRow& m :
+                     store_.list_moves_between(id, request.from_ply(), row.ply)) {
                     *snapshot.mutable_snapshot()->add_moves() = move_view(m);
                 }
             }

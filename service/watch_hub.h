@@ -8,9 +8,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <functional>
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -37,7 +37,7 @@ enum class WatchEnd {
 // The hub calls these from its own threads; they must queue and return
 // without blocking. After close() the hub calls nothing more.
 class WatchSink {
-public:
+  public:
     virtual ~WatchSink() = default;
     virtual void deliver(const v1::WatchGameResponse& event) = 0;
     virtual void close(WatchEnd why) = 0;
@@ -52,7 +52,7 @@ struct WatchHubOptions {
 };
 
 class WatchHub {
-public:
+  public:
     WatchHub(std::string database_url, storage::PostgresGameStore& store,
              WatchHubOptions options = {});
     ~WatchHub();
@@ -67,7 +67,7 @@ public:
     // A registered watcher; unsubscribing (idempotent) removes it and, if it
     // held a seat, marks that seat's presence gone.
     class Subscription {
-    public:
+      public:
         virtual ~Subscription() = default;
         virtual void unsubscribe() = 0;
     };
@@ -82,7 +82,7 @@ public:
 
     int active_watchers() const;
 
-private:
+  private:
     struct Watcher;
     struct WatchedGame;
     class SubscriptionImpl;

@@ -17,12 +17,12 @@ namespace foxgeese::storage {
 
 // No connection became free in time: the database is overloaded or down.
 class PoolExhausted : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 class ConnectionPool {
-public:
+  public:
     using OnConnect = std::function<void(pqxx::connection&)>;
 
     ConnectionPool(std::string database_url, int size, OnConnect on_connect,
@@ -33,7 +33,7 @@ public:
 
     // A connection on loan; returned to the pool when the lease ends.
     class Lease {
-    public:
+      public:
         Lease(ConnectionPool* pool, std::unique_ptr<pqxx::connection> conn);
         Lease(Lease&& other) noexcept;
         Lease& operator=(Lease&&) = delete;
@@ -44,7 +44,7 @@ public:
         // of returning it.
         void discard() { discard_ = true; }
 
-    private:
+      private:
         ConnectionPool* pool_;
         std::unique_ptr<pqxx::connection> conn_;
         bool discard_ = false;
@@ -58,7 +58,7 @@ public:
     int in_use() const;
     const std::string& database_url() const { return url_; }
 
-private:
+  private:
     void give_back(std::unique_ptr<pqxx::connection> conn, bool discard);
 
     const std::string url_;
@@ -68,8 +68,8 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable available_;
     std::vector<std::unique_ptr<pqxx::connection>> idle_;
-    int open_ = 0;     // connections that exist (idle or leased)
-    int leased_ = 0;   // connections on loan
+    int open_ = 0;    // connections that exist (idle or leased)
+    int leased_ = 0;  // connections on loan
 };
 
 }  // namespace foxgeese::storage

@@ -71,7 +71,7 @@ struct MoveWrite {
     int previous_ply = 0;  // compare-and-swap: applies only if the game is still here
     GameRow game_after;    // position, counters, state, result, end reason, draw offer, times
     MoveRow move;
-    std::string position_key;  // repetition key of the position after the move
+    std::string position_key;    // repetition key of the position after the move
     std::string notify_payload;  // sent on the events channel when the move commits
 };
 

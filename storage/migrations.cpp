@@ -51,8 +51,8 @@ MigrationReport apply_migrations(const std::string& database_url) {
             for (const Migration& m : embedded_migrations()) {
                 if (m.version == version && m.name != name) {
                     throw std::runtime_error("migration " + std::to_string(version) +
-                                             " was applied as '" + name +
-                                             "' but this build has '" + m.name + "'");
+                                             " was applied as '" + name + "' but this build has '" +
+                                             m.name + "'");
                 }
             }
         }
@@ -61,8 +61,8 @@ MigrationReport apply_migrations(const std::string& database_url) {
             if (done.count(m.version)) continue;
             pqxx::work tx(conn);
             tx.exec(m.sql);
-            tx.exec_params("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", m.version,
-                           m.name);
+            tx.exec_params("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                           m.version, m.name);
             tx.commit();
             report.applied.push_back(m.name);
         }

@@ -103,9 +103,12 @@ std::optional<std::int64_t> nonzero(std::int64_t v) {
 
 const char* list_statement(GameListFilter filter) {
     switch (filter) {
-        case GameListFilter::kOpen: return "list_open_games";
-        case GameListFilter::kActive: return "list_active_games";
-        case GameListFilter::kRecent: return "list_recent_games";
+        case GameListFilter::kOpen:
+            return "list_open_games";
+        case GameListFilter::kActive:
+            return "list_active_games";
+        case GameListFilter::kRecent:
+            return "list_recent_games";
     }
     return "list_open_games";
 }
@@ -320,7 +323,8 @@ std::vector<MoveRow> PostgresGameStore::list_moves(const std::string& game_id, i
     const pqxx::result r = tx.exec_prepared("list_moves", game_id, up_to_ply);
     std::vector<MoveRow> moves;
     moves.reserve(r.size());
-    for (const auto& row : r) moves.push_back(*read_move(row, 0));
+    for (const auto& row : r)
+        moves.push_back(*read_move(row, 0));
     return moves;
 }
 
@@ -354,13 +358,14 @@ GamePage PostgresGameStore::list_games(
 }
 
 std::vector<MoveRow> PostgresGameStore::list_moves_between(const std::string& game_id,
-                                                          int after_ply, int up_to_ply) {
+                                                           int after_ply, int up_to_ply) {
     auto conn = pool_.acquire();
     pqxx::nontransaction tx(*conn);
     const pqxx::result r = tx.exec_prepared("list_moves_between", game_id, after_ply, up_to_ply);
     std::vector<MoveRow> moves;
     moves.reserve(r.size());
-    for (const auto& row : r) moves.push_back(*read_move(row, 0));
+    for (const auto& row : r)
+        moves.push_back(*read_move(row, 0));
     return moves;
 }
 
@@ -382,7 +387,8 @@ void PostgresGameStore::presence_disconnect(const std::string& game_id, int side
 int PostgresGameStore::presence_refresh(const std::string& server_id, std::int64_t now_us) {
     auto conn = pool_.acquire();
     pqxx::nontransaction tx(*conn);
-    return static_cast<int>(tx.exec_prepared("presence_refresh", server_id, now_us).affected_rows());
+    return static_cast<int>(
+        tx.exec_prepared("presence_refresh", server_id, now_us).affected_rows());
 }
 
 void PostgresGameStore::presence_drop_server(const std::string& server_id, std::int64_t now_us) {

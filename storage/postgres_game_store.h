@@ -19,7 +19,7 @@ namespace foxgeese::storage {
 inline constexpr const char* kEventsChannel = "foxgeese_events";
 
 class PostgresGameStore {
-public:
+  public:
     explicit PostgresGameStore(ConnectionPool& pool) : pool_(pool) {}
 
     // Prepares every statement on a new connection (the pool's on-connect hook).
@@ -79,7 +79,7 @@ public:
     // Number of games per state code (for metrics).
     std::vector<std::pair<int, std::int64_t>> games_by_state();
 
-private:
+  private:
     ConnectionPool& pool_;
 };
 
