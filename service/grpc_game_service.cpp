@@ -114,8 +114,8 @@ grpc::Status GrpcGameService::RespondDraw(grpc::ServerContext* ctx,
     return reply("RespondDraw", start, logic_.respond_draw(*req, authorization_of(*ctx)), resp);
 }
 
-grpc::ServerWriteReactor<v1::WatchGameResponse>* GrpcGameService::WatchGame(
-    grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) {
+grpc::ServerWriteReactor<grpc::ByteBuffer>* GrpcGameService::WatchGame(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
     return start_grpc_watch(context, *request, hub_, metrics_);
 }
 

@@ -25,10 +25,11 @@ grpc::Status to_grpc_status(const ServiceError& error);
 // The first `authorization` metadata value, if any.
 std::optional<std::string> authorization_of(const grpc::ServerContextBase& context);
 
-// Unary RPCs run on gRPC's synchronous thread pool; WatchGame is a callback
-// (reactor) method so idle streams hold no thread.
+// Unary RPCs run on gRPC's synchronous thread pool; WatchGame is a raw
+// callback (reactor) method: idle streams hold no thread, and events go out
+// as bytes the hub serialized once for all watchers.
 class GrpcGameService
-    : public v1::FoxGeeseService::WithCallbackMethod_WatchGame<v1::FoxGeeseService::Service> {
+    : public v1::FoxGeeseService::WithRawCallbackMethod_WatchGame<v1::FoxGeeseService::Service> {
   public:
     GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics)
         : logic_(logic), hub_(hub), metrics_(metrics) {}
@@ -53,8 +54,8 @@ class GrpcGameService
                            v1::OfferDrawResponse*) override;
     grpc::Status RespondDraw(grpc::ServerContext*, const v1::RespondDrawRequest*,
                              v1::RespondDrawResponse*) override;
-    grpc::ServerWriteReactor<v1::WatchGameResponse>* WatchGame(
-        grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) override;
+    grpc::ServerWriteReactor<grpc::ByteBuffer>* WatchGame(grpc::CallbackServerContext* context,
+                                                          const grpc::ByteBuffer* request) override;
 
   private:
     // Records the call in the metrics and converts the outcome.

@@ -1,5 +1,7 @@
 #include "service/grpc_watch_stream.h"
 
+#include <grpcpp/impl/codegen/proto_utils.h>
+
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -12,6 +14,16 @@ namespace {
 // A client that does not read gets cut off rather than growing memory.
 constexpr std::size_t kMaxQueuedEvents = 1024;
 
+// A slice over an event's bytes that keeps the event alive until gRPC is done
+// with it: every stream sends the same bytes, none copies them.
+grpc::ByteBuffer wire_bytes(const std::shared_ptr<const WatchEvent>& event) {
+    auto* keep = new std::shared_ptr<const WatchEvent>(event);
+    grpc::Slice slice(
+        const_cast<char*>(event->bytes.data()), event->bytes.size(),
+        [](void* p) { delete static_cast<std::shared_ptr<const WatchEvent>*>(p); }, keep);
+    return grpc::ByteBuffer(&slice, 1);
+}
+
 class WatchReactor;
 
 // The hub's handle on a reactor. The reactor deletes itself when the call is
@@ -19,7 +31,10 @@ class WatchReactor;
 class ReactorSink : public WatchSink {
   public:
     explicit ReactorSink(WatchReactor* reactor) : reactor_(reactor) {}
-    void deliver(const v1::WatchGameResponse& event) override;
+    void deliver(const v1::WatchGameResponse& event) override {
+        deliver_event(std::make_shared<const WatchEvent>(event));
+    }
+    void deliver_event(const std::shared_ptr<const WatchEvent>& event) override;
     void close(WatchEnd why) override;
     void detach() {
         std::lock_guard lock(mutex_);
@@ -31,12 +46,24 @@ class ReactorSink : public WatchSink {
     WatchReactor* reactor_;
 };
 
-class WatchReactor : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
+class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   public:
-    WatchReactor(grpc::CallbackServerContext* context, const v1::WatchGameRequest& request,
+    WatchReactor(grpc::CallbackServerContext* context, const grpc::ByteBuffer& raw_request,
                  WatchHub& hub, Metrics& metrics)
         : metrics_(metrics), sink_(std::make_shared<ReactorSink>(this)) {
         const auto start = std::chrono::steady_clock::now();
+        v1::WatchGameRequest request;
+        grpc::ByteBuffer copy(raw_request);
+        const grpc::Status parsed =
+            grpc::GenericDeserialize<grpc::ProtoBufferReader, v1::WatchGameRequest>(&copy,
+                                                                                    &request);
+        if (!parsed.ok()) {
+            metrics_.requests.add({"WatchGame", "grpc", "INVALID_ARGUMENT"});
+            std::lock_guard lock(mutex_);
+            finish_locked(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                       "the request is not a WatchGameRequest"));
+            return;
+        }
         ServiceResult<std::shared_ptr<WatchHub::Subscription>> subscribed =
             hub.subscribe(request, authorization_of(*context), sink_);
         const double seconds =
@@ -54,7 +81,7 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
         if (done_) subscription_->unsubscribe();
     }
 
-    void enqueue(const v1::WatchGameResponse& event) {
+    void enqueue(const std::shared_ptr<const WatchEvent>& event) {
         std::lock_guard lock(mutex_);
         if (finishing_) return;
         if (queue_.size() >= kMaxQueuedEvents) {
@@ -108,7 +135,7 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
     void write_next_locked() {
         if (writing_ || finishing_) return;
         if (!queue_.empty()) {
-            current_ = std::move(queue_.front());
+            current_ = wire_bytes(queue_.front());
             queue_.pop_front();
             writing_ = true;
             StartWrite(&current_);
@@ -127,8 +154,8 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
     Metrics& metrics_;
     std::shared_ptr<ReactorSink> sink_;
     std::mutex mutex_;
-    std::deque<v1::WatchGameResponse> queue_;
-    v1::WatchGameResponse current_;
+    std::deque<std::shared_ptr<const WatchEvent>> queue_;
+    grpc::ByteBuffer current_;
     bool writing_ = false;
     bool finishing_ = false;
     bool done_ = false;
@@ -136,7 +163,7 @@ class WatchReactor : public grpc::ServerWriteReactor<v1::WatchGameResponse> {
     std::shared_ptr<WatchHub::Subscription> subscription_;
 };
 
-void ReactorSink::deliver(const v1::WatchGameResponse& event) {
+void ReactorSink::deliver_event(const std::shared_ptr<const WatchEvent>& event) {
     std::lock_guard lock(mutex_);
     if (reactor_) reactor_->enqueue(event);
 }
@@ -148,9 +175,9 @@ void ReactorSink::close(WatchEnd why) {
 
 }  // namespace
 
-grpc::ServerWriteReactor<v1::WatchGameResponse>* start_grpc_watch(
-    grpc::CallbackServerContext* context, const v1::WatchGameRequest& request, WatchHub& hub,
-    Metrics& metrics) {
+grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(grpc::CallbackServerContext* context,
+                                                             const grpc::ByteBuffer& request,
+                                                             WatchHub& hub, Metrics& metrics) {
     return new WatchReactor(context, request, hub, metrics);
 }
 

@@ -1,6 +1,8 @@
 // WatchGame over gRPC: a callback-API write reactor per stream, fed by the
-// watch hub. Events queue in the reactor and are written one at a time; an
-// idle stream holds no thread.
+// watch hub. The method is registered raw (ByteBuffer), so each event's
+// bytes, serialized once by the hub, go to every stream without a copy.
+// Events queue in the reactor and are written one at a time; an idle stream
+// holds no thread.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -12,8 +14,8 @@
 namespace foxgeese::service {
 
 // Creates the reactor for one WatchGame call (it deletes itself when done).
-grpc::ServerWriteReactor<v1::WatchGameResponse>* start_grpc_watch(
-    grpc::CallbackServerContext* context, const v1::WatchGameRequest& request, WatchHub& hub,
-    Metrics& metrics);
+grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(grpc::CallbackServerContext* context,
+                                                             const grpc::ByteBuffer& request,
+                                                             WatchHub& hub, Metrics& metrics);
 
 }  // namespace foxgeese::service

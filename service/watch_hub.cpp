@@ -31,6 +31,10 @@ v1::WatchGameResponse event_now() {
     return e;
 }
 
+std::shared_ptr<const WatchEvent> share(v1::WatchGameResponse message) {
+    return std::make_shared<const WatchEvent>(std::move(message));
+}
+
 // The game as it stood right after an earlier move of a batch.
 GameRow row_at_move(const GameRow& latest, const MoveRow& m) {
     GameRow row = latest;
@@ -91,8 +95,8 @@ struct WatchHub::Watcher {
     Clock::time_point last_sent = Clock::now();
     bool active = false;  // registered with its game; guarded by the game's mutex
 
-    void send(const v1::WatchGameResponse& event) {
-        sink->deliver(event);
+    void send(const std::shared_ptr<const WatchEvent>& event) {
+        sink->deliver_event(event);
         last_sent = Clock::now();
     }
 };
@@ -160,6 +164,7 @@ void WatchHub::stop() {
         game->watchers.clear();
     }
     queue_wake_.notify_all();
+    timer_wake_.notify_all();
     for (std::thread& t : threads_)
         t.join();
     threads_.clear();
@@ -268,8 +273,10 @@ void WatchHub::timer_loop() {
     auto next_presence = Clock::now() + options_.presence_interval;
     while (!stopping_) {
         {
-            std::unique_lock lock(queue_mutex_);
-            queue_wake_.wait_for(lock, std::chrono::milliseconds(250),
+            // Its own condition variable: a refresher's wake-up must never be
+            // spent on this thread.
+            std::unique_lock lock(timer_mutex_);
+            timer_wake_.wait_for(lock, std::chrono::milliseconds(250),
                                  [&] { return stopping_.load(); });
         }
         if (stopping_) return;
@@ -286,7 +293,7 @@ void WatchHub::timer_loop() {
                 if (now - w->last_sent < options_.heartbeat_interval) continue;
                 v1::WatchGameResponse beat = event_now();
                 beat.mutable_heartbeat();
-                w->send(beat);
+                w->send(share(std::move(beat)));
             }
         }
         if (now >= next_presence) {
@@ -326,11 +333,12 @@ void WatchHub::send_presence_locked(WatchedGame& game, const std::string& game_i
     v1::WatchGameResponse event = event_now();
     fill_presence(now.first, event.mutable_presence()->mutable_fox());
     fill_presence(now.second, event.mutable_presence()->mutable_geese());
+    const auto shared = share(std::move(event));
     if (changed) {
         for (auto& w : game.watchers)
-            w->send(event);
+            w->send(shared);
     } else {
-        only_new->send(event);
+        only_new->send(shared);
     }
 }
 
@@ -355,8 +363,9 @@ void WatchHub::refresh_locked(WatchedGame& game, const std::string& game_id, boo
         v1::WatchGameResponse event = event_now();
         event.mutable_seat_joined()->set_seat(seat);
         *event.mutable_seat_joined()->mutable_game() = game_view(now, found->last_move);
+        const auto shared = share(std::move(event));
         for (auto& w : game.watchers)
-            w->send(event);
+            w->send(shared);
     }
 
     int oldest = now.ply;
@@ -369,9 +378,10 @@ void WatchHub::refresh_locked(WatchedGame& game, const std::string& game_id, boo
             *event.mutable_move_made()->mutable_game() = m.ply == now.ply
                                                              ? game_view(now, found->last_move)
                                                              : game_view(row_at_move(now, m), m);
+            const auto shared = share(std::move(event));
             for (auto& w : game.watchers) {
                 if (w->last_ply >= m.ply) continue;
-                w->send(event);
+                w->send(shared);
                 w->last_ply = m.ply;
             }
         }
@@ -387,15 +397,17 @@ void WatchHub::refresh_locked(WatchedGame& game, const std::string& game_id, boo
             event.mutable_draw_answered()->set_by(
                 before.draw_offered_by == v1::SIDE_FOX ? v1::SIDE_GEESE : v1::SIDE_FOX);
         }
+        const auto shared = share(std::move(event));
         for (auto& w : game.watchers)
-            w->send(event);
+            w->send(shared);
     }
 
     if (before.state != v1::GAME_STATE_FINISHED && now.state == v1::GAME_STATE_FINISHED) {
         v1::WatchGameResponse event = event_now();
         *event.mutable_game_ended()->mutable_game() = game_view(now, found->last_move);
+        const auto shared = share(std::move(event));
         for (auto& w : game.watchers) {
-            w->send(event);
+            w->send(shared);
             w->active = false;
             --watcher_count_;
             w->sink->close(WatchEnd::kGameEnded);
@@ -497,7 +509,7 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
                     *snapshot.mutable_snapshot()->add_moves() = move_view(m);
                 }
             }
-            watcher->send(snapshot);
+            watcher->send(share(std::move(snapshot)));
             if (row.state == v1::GAME_STATE_FINISHED) {
                 watcher->sink->close(WatchEnd::kGameEnded);
                 return std::shared_ptr<Subscription>(
@@ -508,12 +520,19 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             game->watchers.push_back(watcher);
             unused = false;
             ++watcher_count_;
-            for (int side : {1, 2}) {
-                if (seats & side) {
-                    store_.presence_connect(id, side, watcher->watcher_id, server_id_, now_us());
+            // The snapshot is out: from here a database hiccup must not fail
+            // the stream; presence catches up on the next refresh.
+            try {
+                for (int side : {1, 2}) {
+                    if (seats & side) {
+                        store_.presence_connect(id, side, watcher->watcher_id, server_id_,
+                                                now_us());
+                    }
                 }
+                send_presence_locked(*game, id, watcher);
+            } catch (const std::exception& e) {
+                spdlog::warn("WatchGame {}: presence: {}", id, e.what());
             }
-            send_presence_locked(*game, id, watcher);
             return std::shared_ptr<Subscription>(std::make_shared<SubscriptionImpl>(this, watcher));
         }();
         if (unused) {

@@ -36,10 +36,28 @@ enum class WatchEnd {
 // A transport's end of one watch stream (a gRPC reactor, an HTTP response).
 // The hub calls these from its own threads; they must queue and return
 // without blocking. After close() the hub calls nothing more.
+// One event, built once and shared by every watcher it goes to, with its
+// wire form serialized once (a thousand watchers must not mean a thousand
+// serializations).
+struct WatchEvent {
+    explicit WatchEvent(v1::WatchGameResponse m) : message(std::move(m)) {
+        message.SerializeToString(&bytes);
+    }
+    v1::WatchGameResponse message;
+    std::string bytes;  // protobuf binary form of `message`
+};
+
+// A transport's end of one watch stream (a gRPC reactor, an HTTP response).
+// The hub calls these from its own threads; they must queue and return
+// without blocking. After close() the hub calls nothing more.
 class WatchSink {
   public:
     virtual ~WatchSink() = default;
     virtual void deliver(const v1::WatchGameResponse& event) = 0;
+    // Transports that can use the shared serialized form override this.
+    virtual void deliver_event(const std::shared_ptr<const WatchEvent>& event) {
+        deliver(event->message);
+    }
     virtual void close(WatchEnd why) = 0;
 };
 
@@ -118,6 +136,8 @@ class WatchHub {
     std::condition_variable queue_wake_;
     std::map<std::string, bool> dirty_;  // game id -> re-read presence too
     std::deque<std::function<void()>> tasks_;
+    std::mutex timer_mutex_;
+    std::condition_variable timer_wake_;
 
     std::vector<std::thread> threads_;
 };

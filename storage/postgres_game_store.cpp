@@ -220,10 +220,10 @@ void PostgresGameStore::prepare_statements(pqxx::connection& conn) {
         "presence",
         "SELECT s.side,"
         " (SELECT " FG_US("min(p.connected_at)") " FROM seat_presence p"
-        "  WHERE p.game_id = $1::uuid AND p.side = s.side AND p.refreshed_at > " FG_TS("($2 - $3)") "),"
+        "  WHERE p.game_id = $1::uuid AND p.side = s.side AND p.refreshed_at > " FG_TS("($2::bigint - $3::bigint)") "),"
         " (SELECT " FG_US("greatest(max(d.left_at), (SELECT max(p.refreshed_at) FROM seat_presence p"
                           " WHERE p.game_id = $1::uuid AND p.side = s.side"
-                          " AND p.refreshed_at <= " FG_TS("($2 - $3)") "))") 
+                          " AND p.refreshed_at <= " FG_TS("($2::bigint - $3::bigint)") "))") 
         "  FROM seat_departures d WHERE d.game_id = $1::uuid AND d.side = s.side)"
         " FROM (VALUES (1::smallint), (2::smallint)) s(side) ORDER BY s.side");
     conn.prepare("ping", "SELECT 1");
