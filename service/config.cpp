@@ -91,8 +91,8 @@ std::string parse_nonempty(const std::string& source, const std::string& value) 
     return value;
 }
 
-const std::array<Option, 10>& options() {
-    static const std::array<Option, 10> kOptions = {{
+const std::array<Option, 11>& options() {
+    static const std::array<Option, 11> kOptions = {{
         {"--database-url", "DATABASE_URL", "URL",
          "PostgreSQL URL or key=value string; empty runs the embedded PostgreSQL",
          [](ServerConfig& c, const std::string& v, const std::string&) { c.database_url = v; }},
@@ -136,6 +136,27 @@ const std::array<Option, 10>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.migrate_on_start = parse_bool(source, v);
          }},
+        {"--cors-origins", "FOXGEESE_CORS_ORIGINS", "LIST",
+         "origins (comma-separated, or *) whose browser pages may call the HTTP/JSON API",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.cors_origins.clear();
+             std::size_t start = 0;
+             while (start <= v.size()) {
+                 std::size_t end = v.find(',', start);
+                 if (end == std::string::npos) end = v.size();
+                 std::string origin = v.substr(start, end - start);
+                 origin.erase(0, origin.find_first_not_of(' '));
+                 origin.erase(origin.find_last_not_of(' ') + 1);
+                 if (!origin.empty()) {
+                     if (origin != "*" && origin.rfind("http://", 0) != 0 &&
+                         origin.rfind("https://", 0) != 0) {
+                         bad_value(source, v, "lists an origin that is not * or http(s)://host");
+                     }
+                     c.cors_origins.push_back(origin);
+                 }
+                 start = end + 1;
+             }
+         }},
     }};
     return kOptions;
 }
@@ -154,6 +175,7 @@ std::string default_text(const Option& option) {
     if (flag == "--log-format") return defaults.log_format;
     if (flag == "--drain-seconds") return std::to_string(defaults.drain_seconds);
     if (flag == "--migrate-on-start") return defaults.migrate_on_start ? "true" : "false";
+    if (flag == "--cors-origins") return "(empty: no cross-origin access)";
     return {};
 }
 
@@ -404,6 +426,9 @@ std::string describe_config(const ServerConfig& config) {
     text += " log_level=" + config.log_level + " log_format=" + config.log_format;
     text += " drain_seconds=" + std::to_string(config.drain_seconds);
     text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");
+    std::string origins;
+    for (const std::string& o : config.cors_origins) origins += (origins.empty() ? "" : ",") + o;
+    text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
     return text;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace foxgeese::service {
 
@@ -27,6 +28,8 @@ struct ServerConfig {
     std::string log_format = "text";  // text, json
     int drain_seconds = 20;
     bool migrate_on_start = true;
+    // Origins allowed to call the HTTP/JSON API from a browser ("*" = any).
+    std::vector<std::string> cors_origins;
     // --help / --version: print server_help_text() / server_version_text() and exit 0.
     bool show_help = false;
     bool show_version = false;

@@ -11,6 +11,9 @@
 namespace foxgeese::service {
 namespace {
 
+// The gRPC health service name a liveness probe asks for.
+constexpr const char* kLivenessService = "liveness";
+
 const char* state_name(int state) {
     switch (state) {
         case 1:
@@ -70,11 +73,12 @@ GameServer::GameServer(const GameServerOptions& options) : options_(options) {
                              grpc::InsecureServerCredentials(), &grpc_port_);
     builder.RegisterService(grpc_service_.get());
     builder.SetMaxReceiveMessageSize(kMaxRequestBytes);
-    // Unary calls block on the database; more threads than connections would
-    // only queue on the pool. Watch streams use the callback API and hold no
-    // thread while idle.
+    // Unary calls block on the database. gRPC refuses a call outright
+    // (RESOURCE_EXHAUSTED) when every thread is busy, so allow enough threads
+    // for calls to wait on the pool instead, which answers UNAVAILABLE only
+    // after its acquire timeout. Watch streams hold no thread while idle.
     grpc::ResourceQuota quota("foxgeese");
-    quota.SetMaxThreads(std::max(4, options.db_pool_size * 2));
+    quota.SetMaxThreads(std::max(64, options.db_pool_size * 8));
     builder.SetResourceQuota(quota);
     server_ = builder.BuildAndStart();
     if (!server_ || grpc_port_ == 0) {
@@ -109,8 +113,12 @@ void GameServer::check_readiness() {
     const bool was = ready_.exchange(ready);
     if (was != ready) spdlog::info("readiness: {}", ready ? "ready" : "not ready");
     std::lock_guard lock(stop_mutex_);
-    // gRPC health mirrors readiness (not after shutdown began).
-    if (!stopped_) server_->GetHealthCheckService()->SetServingStatus(ready);
+    // gRPC health mirrors readiness (not after shutdown began); the
+    // "liveness" service only says the process answers.
+    if (!stopped_) {
+        server_->GetHealthCheckService()->SetServingStatus(ready);
+        server_->GetHealthCheckService()->SetServingStatus(kLivenessService, true);
+    }
 }
 
 void GameServer::shutdown() {

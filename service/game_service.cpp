@@ -58,9 +58,25 @@ std::optional<ServiceError> check_request_id(const std::string& request_id) {
     return std::nullopt;
 }
 
-// SHA-256 of the bearer token in an authorization value, or TOKEN_REQUIRED /
-// TOKEN_INVALID.
-ServiceResult<std::string> token_hash(const std::optional<std::string>& authorization) {
+// CreateGame and JoinGame retries hand out a fresh seat token, so their
+// request_id works as a secret: it must be a UUID (a random UUIDv4 is
+// unguessable), never a counter two clients could both pick.
+std::optional<ServiceError> check_secret_request_id(const std::string& request_id) {
+    if (request_id.empty() || is_uuid(request_id)) return std::nullopt;
+    return invalid_argument("request_id",
+                            "request_id of CreateGame and JoinGame must be a random UUIDv4 "
+                            "(it lets a retry take the seat)");
+}
+
+// The bearer token of a call: its SHA-256, or why it is malformed. A missing
+// token fails at once (TOKEN_REQUIRED); a malformed one only after the game
+// is found, so the documented order of errors holds (GAME_NOT_FOUND first).
+struct Bearer {
+    std::string hash;
+    std::string problem;  // non-empty: malformed
+};
+
+ServiceResult<Bearer> bearer(const std::optional<std::string>& authorization) {
     if (!authorization || authorization->empty()) {
         return fail(StatusCode::kUnauthenticated, "TOKEN_REQUIRED",
                     "this call needs the seat token: send 'authorization: Bearer <seat_token>'");
@@ -68,14 +84,11 @@ ServiceResult<std::string> token_hash(const std::optional<std::string>& authoriz
     const std::string& value = *authorization;
     constexpr std::string_view kScheme = "bearer ";
     if (value.size() <= kScheme.size() || lowercase(value.substr(0, kScheme.size())) != kScheme) {
-        return fail(StatusCode::kUnauthenticated, "TOKEN_INVALID",
-                    "the authorization value must be 'Bearer <seat_token>'");
+        return Bearer{"", "the authorization value must be 'Bearer <seat_token>'"};
     }
     const std::string token = value.substr(kScheme.size());
-    if (!is_well_formed_token(token)) {
-        return fail(StatusCode::kUnauthenticated, "TOKEN_INVALID", "the seat token is malformed");
-    }
-    return sha256_hex(token);
+    if (!is_well_formed_token(token)) return Bearer{"", "the seat token is malformed"};
+    return Bearer{sha256_hex(token), ""};
 }
 
 Held seat_held(const GameRow& g, const std::string& hash) {
@@ -88,9 +101,14 @@ Held seat_held(const GameRow& g, const std::string& hash) {
     return Held::kNone;
 }
 
-ServiceError token_not_in_game() {
+ServiceError token_rejected(const Bearer& b) {
     return fail(StatusCode::kUnauthenticated, "TOKEN_INVALID",
-                "the seat token holds no seat in this game");
+                b.problem.empty() ? "the seat token holds no seat in this game" : b.problem);
+}
+
+// The seat(s) a call's token holds in a game (kNone for a malformed token).
+Held seat_of(const GameRow& g, const Bearer& b) {
+    return b.problem.empty() ? seat_held(g, b.hash) : Held::kNone;
 }
 
 Side side_to_move_of(const GameRow& g) {
@@ -190,10 +208,8 @@ int random_bit() {
 
 ServiceResult<v1::ListVariantsResponse> GameService::list_variants(
     const v1::ListVariantsRequest& request) {
-    if (request.language().size() > 64) {
-        return invalid_argument("language", "language is at most 64 characters");
-    }
-    return service::list_variants(request.language());
+    // No errors here: an overlong value is cut, anything unknown means English.
+    return service::list_variants(std::string_view(request.language()).substr(0, 256));
 }
 
 ServiceResult<v1::CreateGameResponse> GameService::create_game(
@@ -201,7 +217,7 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(
     if (request.variant().empty()) {
         return invalid_argument("variant", "variant is required: standard, big_cross or two_foxes");
     }
-    if (auto e = check_request_id(request.request_id())) return *e;
+    if (auto e = check_secret_request_id(request.request_id())) return *e;
     VariantOptions options;
     if (request.options().has_geese()) options.geese = request.options().geese();
     if (request.options().has_geese_sideways()) {
@@ -255,16 +271,33 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(
     return guarded<v1::CreateGameResponse>(
         "CreateGame", [&]() -> ServiceResult<v1::CreateGameResponse> {
             const std::string request_hash =
-                request.request_id().empty() ? "" : sha256_hex("create:" + request.request_id());
+                request.request_id().empty()
+                    ? ""
+                    : sha256_hex("create:" + lowercase(request.request_id()));
             for (int attempt = 0; attempt < 2; ++attempt) {
                 if (!request_hash.empty()) {
                     if (auto existing = store_.find_game_by_create_request(request_hash)) {
                         // A retry: same game and seat, with a fresh token and invite
                         // code (only their hashes were kept).
                         const GameRow& g = existing->game;
+                        // The creator's seat(s), told by which request hashes match.
+                        const bool had_fox = g.fox_request_hash == request_hash;
+                        const bool had_geese = g.geese_request_hash == request_hash;
+                        const bool seat_matches =
+                            choice == v1::SEAT_CHOICE_BOTH    ? had_fox && had_geese
+                            : choice == v1::SEAT_CHOICE_FOX   ? had_fox && !had_geese
+                            : choice == v1::SEAT_CHOICE_GEESE ? had_geese && !had_fox
+                                                              : had_fox != had_geese;
                         const bool same =
-                            g.variant == request.variant() && g.visibility == visibility &&
-                            (request.start_position().empty() || g.start_position == start_code);
+                            g.variant == request.variant() &&
+                            g.geese_option == (variant.has_options()
+                                                   ? std::optional<int>(variant.geese_option())
+                                                   : std::nullopt) &&
+                            g.geese_sideways == (variant.has_options()
+                                                     ? std::optional<bool>(variant.geese_sideways())
+                                                     : std::nullopt) &&
+                            g.visibility == visibility && g.start_position == start_code &&
+                            seat_matches;
                         if (!same) {
                             return invalid_argument(
                                 "request_id",
@@ -352,9 +385,9 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
             "invite_code",
             "invite_code is at most " + std::to_string(kMaxInviteCodeLength) + " characters");
     }
-    if (auto e = check_request_id(request.request_id())) return *e;
+    if (auto e = check_secret_request_id(request.request_id())) return *e;
     const std::string request_hash =
-        request.request_id().empty() ? "" : sha256_hex("join:" + request.request_id());
+        request.request_id().empty() ? "" : sha256_hex("join:" + lowercase(request.request_id()));
     return guarded<v1::JoinGameResponse>("JoinGame", [&]() -> ServiceResult<v1::JoinGameResponse> {
         const std::string token = new_seat_token();
         std::optional<ServiceError> error;
@@ -499,8 +532,8 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(
         return invalid_argument("expected_ply", "expected_ply cannot be negative");
     }
     if (auto e = check_request_id(request.request_id())) return *e;
-    ServiceResult<std::string> hash = token_hash(authorization);
-    if (!hash.ok()) return hash.error();
+    ServiceResult<Bearer> token = bearer(authorization);
+    if (!token.ok()) return token.error();
     const std::string request_hash =
         request.request_id().empty() ? "" : sha256_hex("move:" + request.request_id());
 
@@ -510,14 +543,20 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(
             std::optional<storage::MoveContext> ctx = store_.load_move_context(id, request_hash);
             if (!ctx) return game_not_found(id);
             const GameRow& g = ctx->game;
-            const Held held = seat_held(g, hash.value());
-            if (held == Held::kNone) return token_not_in_game();
+            const Held held = seat_of(g, token.value());
+            if (held == Held::kNone) return token_rejected(token.value());
             const Variant& variant = variant_of(g);
             Result<MovePath> path = parse_move(variant.board(), request.move());
             if (ctx->earlier_try) {
-                // The same request_id again: the first answer, if it was the same move.
+                // The same request_id again: the first answer, if it was the same
+                // move by a seat that could have made it.
+                const int moved = ctx->earlier_try->side;
+                const bool same_seat = held == Held::kBoth ||
+                                       (held == Held::kFox && moved == v1::SIDE_FOX) ||
+                                       (held == Held::kGeese && moved == v1::SIDE_GEESE);
                 const bool same_move =
-                    path && format_path(variant.board(), *path) == ctx->earlier_try->notation;
+                    same_seat && path &&
+                    format_path(variant.board(), *path) == ctx->earlier_try->notation;
                 if (!same_move) {
                     return invalid_argument(
                         "request_id",
@@ -613,8 +652,12 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(
             // next pass finds out whether it was this request's own first try.
             if (request_hash.empty()) break;
         }
+        // Lost a race: say where the game is now.
+        const auto now = store_.find_game(id);
+        const std::string ply = now ? std::to_string(now->game.ply) : "";
         return fail(StatusCode::kAborted, "PLY_MISMATCH",
-                    "the game moved on while this move was being applied: reload it");
+                    "the game moved on while this move was being applied: reload it",
+                    {{"current_ply", ply}});
     });
 }
 
@@ -622,15 +665,15 @@ ServiceResult<v1::ResignGameResponse> GameService::resign_game(
     const v1::ResignGameRequest& request, const std::optional<std::string>& authorization) {
     std::string id;
     if (auto e = normalize_game_id(request.game_id(), id)) return *e;
-    ServiceResult<std::string> hash = token_hash(authorization);
-    if (!hash.ok()) return hash.error();
+    ServiceResult<Bearer> token = bearer(authorization);
+    if (!token.ok()) return token.error();
     return guarded<v1::ResignGameResponse>(
         "ResignGame", [&]() -> ServiceResult<v1::ResignGameResponse> {
             std::optional<ServiceError> error;
             auto row = store_.modify_game(id, [&](GameRow& g, std::string& payload) {
-                const Held held = seat_held(g, hash.value());
+                const Held held = seat_of(g, token.value());
                 if (held == Held::kNone) {
-                    error = token_not_in_game();
+                    error = token_rejected(token.value());
                     return false;
                 }
                 if ((error = check_playing(g))) return false;
@@ -658,15 +701,15 @@ ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(
     const v1::OfferDrawRequest& request, const std::optional<std::string>& authorization) {
     std::string id;
     if (auto e = normalize_game_id(request.game_id(), id)) return *e;
-    ServiceResult<std::string> hash = token_hash(authorization);
-    if (!hash.ok()) return hash.error();
+    ServiceResult<Bearer> token = bearer(authorization);
+    if (!token.ok()) return token.error();
     return guarded<v1::OfferDrawResponse>(
         "OfferDraw", [&]() -> ServiceResult<v1::OfferDrawResponse> {
             std::optional<ServiceError> error;
             auto row = store_.modify_game(id, [&](GameRow& g, std::string& payload) {
-                const Held held = seat_held(g, hash.value());
+                const Held held = seat_of(g, token.value());
                 if (held == Held::kNone) {
-                    error = token_not_in_game();
+                    error = token_rejected(token.value());
                     return false;
                 }
                 if ((error = check_playing(g))) return false;
@@ -698,15 +741,15 @@ ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
     const v1::RespondDrawRequest& request, const std::optional<std::string>& authorization) {
     std::string id;
     if (auto e = normalize_game_id(request.game_id(), id)) return *e;
-    ServiceResult<std::string> hash = token_hash(authorization);
-    if (!hash.ok()) return hash.error();
+    ServiceResult<Bearer> token = bearer(authorization);
+    if (!token.ok()) return token.error();
     return guarded<v1::RespondDrawResponse>(
         "RespondDraw", [&]() -> ServiceResult<v1::RespondDrawResponse> {
             std::optional<ServiceError> error;
             auto row = store_.modify_game(id, [&](GameRow& g, std::string& payload) {
-                const Held held = seat_held(g, hash.value());
+                const Held held = seat_of(g, token.value());
                 if (held == Held::kNone) {
-                    error = token_not_in_game();
+                    error = token_rejected(token.value());
                     return false;
                 }
                 if ((error = check_playing(g))) return false;

@@ -1,0 +1,87 @@
+// What every client command shares: its command line (--server, --token and
+// the command's own flags), the channel to a foxgeese-server, the seat token
+// sent as bearer metadata, and a failed call reported as one line.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "foxgeese/v1/game_service.grpc.pb.h"
+
+namespace foxgeese::cli {
+
+// Exit status when the server refuses a call or cannot be reached.
+constexpr int kServerError = 1;
+
+constexpr std::string_view kDefaultServer = "localhost:50051";
+constexpr std::chrono::seconds kCallTimeout{10};
+
+// A flag a client command takes besides --server and --token.
+struct FlagSpec {
+    std::string_view name;  // with its dashes: "--variant"
+    bool takes_value;
+};
+
+struct ClientArgs {
+    std::string server;
+    std::optional<std::string> token;
+    std::map<std::string, std::string, std::less<>> flags;  // given flags; a switch maps to ""
+    std::vector<std::string> positional;
+
+    bool has(std::string_view flag) const { return flags.find(flag) != flags.end(); }
+    std::optional<std::string> value(std::string_view flag) const;
+};
+
+// Reads flags in "--name value" or "--name=value" form, anywhere among the
+// positional arguments. --server defaults to $FOXGEESE_SERVER, then
+// kDefaultServer; --token to $FOXGEESE_TOKEN. Returns an error message, or ""
+// when the arguments are good.
+std::string parse_client_args(std::span<const std::string_view> args,
+                              std::span<const FlagSpec> flags, ClientArgs& out);
+
+class ClientConnection {
+  public:
+    using Stub = v1::FoxGeeseService::Stub;
+
+    explicit ClientConnection(const ClientArgs& args);
+
+    const std::string& server() const { return server_; }
+    bool has_token() const { return token_.has_value(); }
+
+    // One unary call with a deadline; `as_seat` sends the seat token (if
+    // there is one: without it the server answers TOKEN_REQUIRED).
+    template <class Request, class Response>
+    grpc::Status call(grpc::Status (Stub::*method)(grpc::ClientContext*, const Request&, Response*),
+                      const Request& request, Response& response, bool as_seat = false) {
+        grpc::ClientContext context;
+        prepare(context, as_seat);
+        return (stub_.get()->*method)(&context, request, &response);
+    }
+
+  private:
+    void prepare(grpc::ClientContext& context, bool as_seat) const;
+
+    std::string server_;
+    std::optional<std::string> token_;
+    std::unique_ptr<Stub> stub_;
+};
+
+// The ErrorInfo reason of a failed call, or the name of its gRPC code when the
+// server attached none (e.g. "UNAVAILABLE" when nothing listens).
+std::string error_reason(const grpc::Status& status);
+
+// Writes "foxgeese: REASON: message" to `err` and returns kServerError. The
+// message says which address was tried when the server could not be reached.
+int report_error(const grpc::Status& status, std::string_view server, std::ostream& err);
+
+}  // namespace foxgeese::cli
