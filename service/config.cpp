@@ -427,7 +427,8 @@ std::string describe_config(const ServerConfig& config) {
     text += " drain_seconds=" + std::to_string(config.drain_seconds);
     text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");
     std::string origins;
-    for (const std::string& o : config.cors_origins) origins += (origins.empty() ? "" : ",") + o;
+    for (const std::string& o : config.cors_origins)
+        origins += (origins.empty() ? "" : ",") + o;
     text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
     return text;
 }

@@ -86,6 +86,14 @@ GameServer::GameServer(const GameServerOptions& options) : options_(options) {
                                  std::to_string(options.grpc_port));
     }
     hub_->start();
+    HttpServerOptions http;
+    http.listen_address = options.listen_address;
+    http.port = options.http_port;
+    http.cors_allowed_origins = options.cors_origins;
+    http.drain_timeout = options.drain_timeout;
+    http_ = std::make_unique<HttpServer>(
+        http, *logic_, *hub_, metrics_, [this] { return ready(); },
+        [this] { return metrics_.render(); });
     check_readiness();
     readiness_ = std::thread([this] {
         std::unique_lock lock(stop_mutex_);
@@ -133,8 +141,9 @@ void GameServer::shutdown() {
     if (readiness_.joinable()) readiness_.join();
     ready_ = false;
     // Watch streams end first (they would otherwise hold the drain to its
-    // deadline); unary calls in flight get the drain time.
+    // deadline); calls in flight on both transports get the drain time.
     hub_->stop();
+    http_->shutdown();
     server_->Shutdown(std::chrono::system_clock::now() + options_.drain_timeout);
     server_->Wait();
 }

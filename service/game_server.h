@@ -12,9 +12,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "service/game_service.h"
 #include "service/grpc_game_service.h"
+#include "service/http_server.h"
 #include "service/metrics.h"
 #include "service/watch_hub.h"
 #include "storage/connection_pool.h"
@@ -26,6 +28,8 @@ struct GameServerOptions {
     std::string database_url;
     std::string listen_address = "127.0.0.1";
     int grpc_port = 0;  // 0: pick a free port (see GameServer::grpc_port)
+    int http_port = 0;  // 0: pick a free port (see GameServer::http_port)
+    std::vector<std::string> cors_origins;
     int db_pool_size = 8;
     std::chrono::seconds drain_timeout{20};
     WatchHubOptions watch;
@@ -46,6 +50,7 @@ class GameServer {
     GameServer& operator=(const GameServer&) = delete;
 
     int grpc_port() const { return grpc_port_; }
+    int http_port() const { return http_->port(); }
     storage::ConnectionPool& pool() { return *pool_; }
     Metrics& metrics() { return metrics_; }
     WatchHub& hub() { return *hub_; }
@@ -67,6 +72,7 @@ class GameServer {
     std::unique_ptr<GameService> logic_;
     std::unique_ptr<WatchHub> hub_;
     std::unique_ptr<GrpcGameService> grpc_service_;
+    std::unique_ptr<HttpServer> http_;
     std::unique_ptr<grpc::Server> server_;
     int grpc_port_ = 0;
     std::atomic<bool> ready_{false};

@@ -20,8 +20,21 @@ target_link_libraries(foxgeese_service PUBLIC
 
 find_package(gRPC CONFIG REQUIRED)
 add_library(foxgeese_server_core STATIC ${CMAKE_CURRENT_LIST_DIR}/game_server.cpp)
-target_link_libraries(foxgeese_server_core PUBLIC foxgeese_service gRPC::grpc++_reflection)
+target_link_libraries(foxgeese_server_core PUBLIC foxgeese_service foxgeese_http gRPC::grpc++_reflection)
 
 add_executable(foxgeese-server ${CMAKE_CURRENT_LIST_DIR}/server_main.cpp)
 target_link_libraries(foxgeese-server PRIVATE foxgeese_server_core foxgeese_runtime)
 install(TARGETS foxgeese-server RUNTIME DESTINATION bin)
+
+# The REST/JSON server: Boost.Beast (header-only) over the same GameService.
+find_package(Boost 1.74 REQUIRED)
+find_package(Threads REQUIRED)
+add_library(foxgeese_http STATIC
+    ${CMAKE_CURRENT_LIST_DIR}/http_server.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/rest_json.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/rest_routes.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/rest_watch_stream.cpp
+)
+# std::string_view throughout Beast, so its strings mix with ours.
+target_compile_definitions(foxgeese_http PUBLIC BOOST_BEAST_USE_STD_STRING_VIEW)
+target_link_libraries(foxgeese_http PUBLIC foxgeese_service Boost::headers Threads::Threads)

@@ -53,10 +53,13 @@ int run(const ServerConfig& config) {
     options.database_url = url;
     options.listen_address = config.listen_address;
     options.grpc_port = config.grpc_port;
+    options.http_port = config.http_port;
+    options.cors_origins = config.cors_origins;
     options.db_pool_size = config.db_pool_size;
     options.drain_timeout = std::chrono::seconds(config.drain_seconds);
     GameServer server(options);
-    spdlog::info("serving gRPC on {}:{}", config.listen_address, server.grpc_port());
+    spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
+                 server.grpc_port(), config.listen_address, server.http_port());
 
     const sigset_t signals = block_stop_signals();
     int signal = 0;

@@ -23,6 +23,8 @@ enum class StatusCode {
     kResourceExhausted = 8,
     kFailedPrecondition = 9,
     kAborted = 10,
+    kOutOfRange = 11,
+    kUnimplemented = 12,
     kInternal = 13,
     kUnavailable = 14,
     kUnauthenticated = 16,
@@ -74,6 +76,10 @@ inline const char* status_code_name(StatusCode code) {
             return "FAILED_PRECONDITION";
         case StatusCode::kAborted:
             return "ABORTED";
+        case StatusCode::kOutOfRange:
+            return "OUT_OF_RANGE";
+        case StatusCode::kUnimplemented:
+            return "UNIMPLEMENTED";
         case StatusCode::kInternal:
             return "INTERNAL";
         case StatusCode::kUnavailable:

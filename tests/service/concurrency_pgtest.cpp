@@ -366,8 +366,9 @@ TEST_F(Retries, JoinGameWithTheSameRequestIdGetsTheSameSeatNotSeatTaken) {
     EXPECT_EQ(again->seat(), first->seat());
     EXPECT_EQ(again->game().game_id(), id);
     // Another request_id finds the seat taken.
-    EXPECT_TRUE(IsError(client().join(id, created.invite_code(), "6f1c2a52-0d3e-4c8a-9b1e-000000000007"),
-                        grpc::StatusCode::ALREADY_EXISTS, "SEAT_TAKEN"));
+    EXPECT_TRUE(
+        IsError(client().join(id, created.invite_code(), "6f1c2a52-0d3e-4c8a-9b1e-000000000007"),
+                grpc::StatusCode::ALREADY_EXISTS, "SEAT_TAKEN"));
     // The retry's token plays the joined seat.
     ASSERT_TRUE(IsOk(client().move(id, "d4-d5", created.seat_token())));
     EXPECT_TRUE(IsOk(client().move(id, "c3-c4", again->seat_token())));
