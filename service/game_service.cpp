@@ -3,7 +3,9 @@
 #include <openssl/rand.h>
 #include <spdlog/spdlog.h>
 
+#include <functional>
 #include <pqxx/pqxx>
+#include <variant>
 
 #include "engine/game_status.h"
 #include "engine/legal_move.h"
@@ -202,6 +204,52 @@ int random_bit() {
     unsigned char b = 0;
     if (RAND_bytes(&b, 1) != 1) throw std::runtime_error("the system random generator failed");
     return b & 1;
+}
+
+// What a seat action decides: write the row (true), leave it (false), or refuse.
+using ActionResult = std::variant<bool, ServiceError>;
+using SeatChange =
+    std::function<ActionResult(GameRow& game, Held held, std::int64_t now, std::string& payload)>;
+
+// A seat's action on a game in progress (resign, offer or answer a draw): the
+// token and the game's state are checked on the locked row, `change` decides,
+// and the reply holds the game as it stands after.
+template <class Response>
+ServiceResult<Response> seat_action(storage::PostgresGameStore& store, const char* rpc,
+                                    const std::string& raw_id,
+                                    const std::optional<std::string>& authorization,
+                                    const SeatChange& change) {
+    std::string id;
+    if (auto e = normalize_game_id(raw_id, id)) return *e;
+    ServiceResult<Bearer> token = bearer(authorization);
+    if (!token.ok()) return token.error();
+    return guarded<Response>(rpc, [&]() -> ServiceResult<Response> {
+        std::optional<ServiceError> error;
+        auto row = store.modify_game(id, [&](GameRow& g, std::string& payload) {
+            const Held held = seat_of(g, token.value());
+            if (held == Held::kNone) {
+                error = token_rejected(token.value());
+                return false;
+            }
+            if ((error = check_playing(g))) return false;
+            const std::int64_t now = now_us();
+            const ActionResult decided = change(g, held, now, payload);
+            if (decided.index() == 1) {
+                error = std::get<1>(decided);
+                return false;
+            }
+            if (!std::get<0>(decided)) return false;
+            g.updated_us = now;
+            return true;
+        });
+        if (!row) return game_not_found(id);
+        if (error) return *error;
+        auto found = store.find_game(id);
+        if (!found) return game_not_found(id);
+        Response response;
+        *response.mutable_game() = game_view(found->game, found->last_move);
+        return response;
+    });
 }
 
 }  // namespace
@@ -663,126 +711,60 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(
 
 ServiceResult<v1::ResignGameResponse> GameService::resign_game(
     const v1::ResignGameRequest& request, const std::optional<std::string>& authorization) {
-    std::string id;
-    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
-    ServiceResult<Bearer> token = bearer(authorization);
-    if (!token.ok()) return token.error();
-    return guarded<v1::ResignGameResponse>(
-        "ResignGame", [&]() -> ServiceResult<v1::ResignGameResponse> {
-            std::optional<ServiceError> error;
-            auto row = store_.modify_game(id, [&](GameRow& g, std::string& payload) {
-                const Held held = seat_of(g, token.value());
-                if (held == Held::kNone) {
-                    error = token_rejected(token.value());
-                    return false;
-                }
-                if ((error = check_playing(g))) return false;
-                const Side resigning = acting_side(held, side_to_move_of(g));
-                const std::int64_t now = now_us();
-                finish(g,
-                       resigning == Side::kFox ? v1::GAME_RESULT_GEESE_WIN
-                                               : v1::GAME_RESULT_FOX_SIDE_WINS,
-                       v1::END_REASON_RESIGNATION, now);
-                g.updated_us = now;
-                payload = event_payload(g, "ended");
-                return true;
-            });
-            if (!row) return game_not_found(id);
-            if (error) return *error;
-            v1::ResignGameResponse response;
-            auto found = store_.find_game(id);
-            if (!found) return game_not_found(id);
-            *response.mutable_game() = game_view(found->game, found->last_move);
-            return response;
+    return seat_action<v1::ResignGameResponse>(
+        store_, "ResignGame", request.game_id(), authorization,
+        [&](GameRow& g, Held held, std::int64_t now, std::string& payload) -> ActionResult {
+            const Side resigning = acting_side(held, side_to_move_of(g));
+            finish(
+                g,
+                resigning == Side::kFox ? v1::GAME_RESULT_GEESE_WIN : v1::GAME_RESULT_FOX_SIDE_WINS,
+                v1::END_REASON_RESIGNATION, now);
+            payload = event_payload(g, "ended");
+            return true;
         });
 }
 
 ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(
     const v1::OfferDrawRequest& request, const std::optional<std::string>& authorization) {
-    std::string id;
-    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
-    ServiceResult<Bearer> token = bearer(authorization);
-    if (!token.ok()) return token.error();
-    return guarded<v1::OfferDrawResponse>(
-        "OfferDraw", [&]() -> ServiceResult<v1::OfferDrawResponse> {
-            std::optional<ServiceError> error;
-            auto row = store_.modify_game(id, [&](GameRow& g, std::string& payload) {
-                const Held held = seat_of(g, token.value());
-                if (held == Held::kNone) {
-                    error = token_rejected(token.value());
-                    return false;
-                }
-                if ((error = check_playing(g))) return false;
-                const int offering = side_number(acting_side(held, side_to_move_of(g)));
-                if (g.draw_offered_by == offering) return false;  // already standing
-                const std::int64_t now = now_us();
-                g.updated_us = now;
-                if (g.draw_offered_by != 0) {
-                    // Both sides want a draw.
-                    finish(g, v1::GAME_RESULT_DRAW, v1::END_REASON_DRAW_AGREED, now);
-                    payload = event_payload(g, "ended");
-                } else {
-                    g.draw_offered_by = offering;
-                    payload = event_payload(g, "draw_offered");
-                }
-                return true;
-            });
-            if (!row) return game_not_found(id);
-            if (error) return *error;
-            auto found = store_.find_game(id);
-            if (!found) return game_not_found(id);
-            v1::OfferDrawResponse response;
-            *response.mutable_game() = game_view(found->game, found->last_move);
-            return response;
+    return seat_action<v1::OfferDrawResponse>(
+        store_, "OfferDraw", request.game_id(), authorization,
+        [&](GameRow& g, Held held, std::int64_t now, std::string& payload) -> ActionResult {
+            const int offering = side_number(acting_side(held, side_to_move_of(g)));
+            if (g.draw_offered_by == offering) return false;  // already standing
+            if (g.draw_offered_by != 0) {
+                // Both sides want a draw.
+                finish(g, v1::GAME_RESULT_DRAW, v1::END_REASON_DRAW_AGREED, now);
+                payload = event_payload(g, "ended");
+            } else {
+                g.draw_offered_by = offering;
+                payload = event_payload(g, "draw_offered");
+            }
+            return true;
         });
 }
 
 ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
     const v1::RespondDrawRequest& request, const std::optional<std::string>& authorization) {
-    std::string id;
-    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
-    ServiceResult<Bearer> token = bearer(authorization);
-    if (!token.ok()) return token.error();
-    return guarded<v1::RespondDrawResponse>(
-        "RespondDraw", [&]() -> ServiceResult<v1::RespondDrawResponse> {
-            std::optional<ServiceError> error;
-            auto row = store_.modify_game(id, [&](GameRow& g, std::string& payload) {
-                const Held held = seat_of(g, token.value());
-                if (held == Held::kNone) {
-                    error = token_rejected(token.value());
-                    return false;
-                }
-                if ((error = check_playing(g))) return false;
-                if (g.draw_offered_by == 0) {
-                    error = fail(StatusCode::kFailedPrecondition, "NO_DRAW_OFFER",
-                                 "no draw offer is pending");
-                    return false;
-                }
-                const Side offered_by =
-                    g.draw_offered_by == v1::SIDE_FOX ? Side::kFox : Side::kGeese;
-                if (acting_side(held, opponent(offered_by)) == offered_by) {
-                    error = fail(StatusCode::kPermissionDenied, "WRONG_SEAT",
-                                 "the pending draw offer is your own; the other side answers it");
-                    return false;
-                }
-                const std::int64_t now = now_us();
-                g.updated_us = now;
-                if (request.accept()) {
-                    finish(g, v1::GAME_RESULT_DRAW, v1::END_REASON_DRAW_AGREED, now);
-                    payload = event_payload(g, "draw_accepted");
-                } else {
-                    g.draw_offered_by = 0;
-                    payload = event_payload(g, "draw_declined");
-                }
-                return true;
-            });
-            if (!row) return game_not_found(id);
-            if (error) return *error;
-            auto found = store_.find_game(id);
-            if (!found) return game_not_found(id);
-            v1::RespondDrawResponse response;
-            *response.mutable_game() = game_view(found->game, found->last_move);
-            return response;
+    return seat_action<v1::RespondDrawResponse>(
+        store_, "RespondDraw", request.game_id(), authorization,
+        [&](GameRow& g, Held held, std::int64_t now, std::string& payload) -> ActionResult {
+            if (g.draw_offered_by == 0) {
+                return fail(StatusCode::kFailedPrecondition, "NO_DRAW_OFFER",
+                            "no draw offer is pending");
+            }
+            const Side offered_by = g.draw_offered_by == v1::SIDE_FOX ? Side::kFox : Side::kGeese;
+            if (acting_side(held, opponent(offered_by)) == offered_by) {
+                return fail(StatusCode::kPermissionDenied, "WRONG_SEAT",
+                            "the pending draw offer is your own; the other side answers it");
+            }
+            if (request.accept()) {
+                finish(g, v1::GAME_RESULT_DRAW, v1::END_REASON_DRAW_AGREED, now);
+                payload = event_payload(g, "draw_accepted");
+            } else {
+                g.draw_offered_by = 0;
+                payload = event_payload(g, "draw_declined");
+            }
+            return true;
         });
 }
 
