@@ -143,8 +143,27 @@ void finish(GameRow& g, int result, int reason, std::int64_t now) {
     g.finished_us = now;
 }
 
-std::string event_payload(const GameRow& g, std::string_view kind) {
-    return g.game_id + " " + std::string(kind) + " " + std::to_string(g.ply);
+// A watch event as recorded with the change that makes it.
+std::string event_bytes(v1::WatchGameResponse event, std::int64_t now) {
+    set_timestamp(now, event.mutable_time());
+    return event.SerializeAsString();
+}
+
+v1::WatchGameResponse game_ended_event(const v1::Game& game) {
+    v1::WatchGameResponse e;
+    *e.mutable_game_ended()->mutable_game() = game;
+    return e;
+}
+
+v1::WatchGameResponse draw_answered_event(bool accepted, int by_side) {
+    v1::WatchGameResponse e;
+    e.mutable_draw_answered()->set_accepted(accepted);
+    e.mutable_draw_answered()->set_by(static_cast<v1::Side>(by_side));
+    return e;
+}
+
+int other_side_number(int side) {
+    return side == v1::SIDE_FOX ? v1::SIDE_GEESE : v1::SIDE_FOX;
 }
 
 std::string to_hex(std::string_view bytes) {
@@ -208,8 +227,10 @@ int random_bit() {
 
 // What a seat action decides: write the row (true), leave it (false), or refuse.
 using ActionResult = std::variant<bool, ServiceError>;
-using SeatChange =
-    std::function<ActionResult(GameRow& game, Held held, std::int64_t now, std::string& payload)>;
+// Edits the locked row and lists the watch events of the change; a GameEnded
+// event's game is filled in afterwards, from the row as changed.
+using SeatChange = std::function<ActionResult(GameRow& game, Held held, std::int64_t now,
+                                              std::vector<v1::WatchGameResponse>& events)>;
 
 // A seat's action on a game in progress (resign, offer or answer a draw): the
 // token and the game's state are checked on the locked row, `change` decides,
@@ -225,27 +246,33 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, const cha
     if (!token.ok()) return token.error();
     return guarded<Response>(rpc, [&]() -> ServiceResult<Response> {
         std::optional<ServiceError> error;
-        auto row = store.modify_game(id, [&](GameRow& g, std::string& payload) {
-            const Held held = seat_of(g, token.value());
-            if (held == Held::kNone) {
-                error = token_rejected(token.value());
-                return false;
-            }
-            if ((error = check_playing(g))) return false;
-            const std::int64_t now = now_us();
-            const ActionResult decided = change(g, held, now, payload);
-            if (decided.index() == 1) {
-                error = std::get<1>(decided);
-                return false;
-            }
-            if (!std::get<0>(decided)) return false;
-            g.updated_us = now;
-            return true;
-        });
-        if (!row) return game_not_found(id);
-        if (error) return *error;
-        auto found = store.find_game(id);
+        auto found = store.modify_game(
+            id, [&](storage::GameWithLastMove& current, std::vector<std::string>& recorded) {
+                GameRow& g = current.game;
+                const Held held = seat_of(g, token.value());
+                if (held == Held::kNone) {
+                    error = token_rejected(token.value());
+                    return false;
+                }
+                if ((error = check_playing(g))) return false;
+                const std::int64_t now = now_us();
+                std::vector<v1::WatchGameResponse> events;
+                const ActionResult decided = change(g, held, now, events);
+                if (decided.index() == 1) {
+                    error = std::get<1>(decided);
+                    return false;
+                }
+                if (!std::get<0>(decided)) return false;
+                g.updated_us = now;
+                const v1::Game after = game_view(g, current.last_move);
+                for (v1::WatchGameResponse& e : events) {
+                    if (e.has_game_ended()) *e.mutable_game_ended()->mutable_game() = after;
+                    recorded.push_back(event_bytes(std::move(e), now));
+                }
+                return true;
+            });
         if (!found) return game_not_found(id);
+        if (error) return *error;
         Response response;
         *response.mutable_game() = game_view(found->game, found->last_move);
         return response;
@@ -354,20 +381,23 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(
                         const std::string token = new_seat_token();
                         const std::string invite = new_invite_code();
                         v1::Seat seat = v1::SEAT_UNSPECIFIED;
-                        auto row = store_.modify_game(g.game_id, [&](GameRow& r, std::string&) {
-                            const bool fox = r.fox_request_hash == request_hash;
-                            const bool geese = r.geese_request_hash == request_hash;
-                            if (fox) r.fox_token_hash = sha256_hex(token);
-                            if (geese) r.geese_token_hash = sha256_hex(token);
-                            seat = fox && geese ? v1::SEAT_BOTH
-                                   : fox        ? v1::SEAT_FOX
-                                                : v1::SEAT_GEESE;
-                            r.invite_code_hash = sha256_hex(invite);
-                            return fox || geese;
-                        });
+                        auto row = store_.modify_game(
+                            g.game_id,
+                            [&](storage::GameWithLastMove& current, std::vector<std::string>&) {
+                                GameRow& r = current.game;
+                                const bool fox = r.fox_request_hash == request_hash;
+                                const bool geese = r.geese_request_hash == request_hash;
+                                if (fox) r.fox_token_hash = sha256_hex(token);
+                                if (geese) r.geese_token_hash = sha256_hex(token);
+                                seat = fox && geese ? v1::SEAT_BOTH
+                                       : fox        ? v1::SEAT_FOX
+                                                    : v1::SEAT_GEESE;
+                                r.invite_code_hash = sha256_hex(invite);
+                                return fox || geese;
+                            });
                         if (!row) return game_not_found(g.game_id);
                         v1::CreateGameResponse response;
-                        *response.mutable_game() = game_view(*row, existing->last_move);
+                        *response.mutable_game() = game_view(row->game, row->last_move);
                         response.set_seat(seat);
                         response.set_seat_token(token);
                         response.set_invite_code(invite);
@@ -440,43 +470,48 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
         const std::string token = new_seat_token();
         std::optional<ServiceError> error;
         v1::Seat seat = v1::SEAT_UNSPECIFIED;
-        auto row = store_.modify_game(id, [&](GameRow& g, std::string& payload) {
-            // A retry of this same join: hand out a fresh token for the seat.
-            if (!request_hash.empty()) {
-                if (g.fox_request_hash == request_hash) seat = v1::SEAT_FOX;
-                if (g.geese_request_hash == request_hash) seat = v1::SEAT_GEESE;
-                if (seat != v1::SEAT_UNSPECIFIED) {
-                    (seat == v1::SEAT_FOX ? g.fox_token_hash : g.geese_token_hash) =
-                        sha256_hex(token);
-                    return true;
+        auto found = store_.modify_game(
+            id, [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
+                GameRow& g = current.game;
+                // A retry of this same join: hand out a fresh token for the seat.
+                if (!request_hash.empty()) {
+                    if (g.fox_request_hash == request_hash) seat = v1::SEAT_FOX;
+                    if (g.geese_request_hash == request_hash) seat = v1::SEAT_GEESE;
+                    if (seat != v1::SEAT_UNSPECIFIED) {
+                        (seat == v1::SEAT_FOX ? g.fox_token_hash : g.geese_token_hash) =
+                            sha256_hex(token);
+                        return true;
+                    }
                 }
-            }
-            if (g.visibility != v1::VISIBILITY_PUBLIC &&
-                !constant_time_equal(sha256_hex(request.invite_code()), g.invite_code_hash)) {
-                error = fail(StatusCode::kPermissionDenied, "INVITE_INVALID",
-                             request.invite_code().empty()
-                                 ? "this game is private: joining needs its invite code"
-                                 : "the invite code is not this game's");
-                return false;
-            }
-            if (!g.fox_token_hash.empty() && !g.geese_token_hash.empty()) {
-                error = fail(StatusCode::kAlreadyExists, "SEAT_TAKEN",
-                             "both seats of this game are taken");
-                return false;
-            }
-            seat = g.fox_token_hash.empty() ? v1::SEAT_FOX : v1::SEAT_GEESE;
-            (seat == v1::SEAT_FOX ? g.fox_token_hash : g.geese_token_hash) = sha256_hex(token);
-            (seat == v1::SEAT_FOX ? g.fox_request_hash : g.geese_request_hash) = request_hash;
-            g.state = v1::GAME_STATE_ACTIVE;
-            g.updated_us = now_us();
-            payload = event_payload(g, "joined");
-            return true;
-        });
-        if (!row) return game_not_found(id);
+                if (g.visibility != v1::VISIBILITY_PUBLIC &&
+                    !constant_time_equal(sha256_hex(request.invite_code()), g.invite_code_hash)) {
+                    error = fail(StatusCode::kPermissionDenied, "INVITE_INVALID",
+                                 request.invite_code().empty()
+                                     ? "this game is private: joining needs its invite code"
+                                     : "the invite code is not this game's");
+                    return false;
+                }
+                if (!g.fox_token_hash.empty() && !g.geese_token_hash.empty()) {
+                    error = fail(StatusCode::kAlreadyExists, "SEAT_TAKEN",
+                                 "both seats of this game are taken");
+                    return false;
+                }
+                seat = g.fox_token_hash.empty() ? v1::SEAT_FOX : v1::SEAT_GEESE;
+                (seat == v1::SEAT_FOX ? g.fox_token_hash : g.geese_token_hash) = sha256_hex(token);
+                (seat == v1::SEAT_FOX ? g.fox_request_hash : g.geese_request_hash) = request_hash;
+                g.state = v1::GAME_STATE_ACTIVE;
+                g.updated_us = now_us();
+                v1::WatchGameResponse joined;
+                joined.mutable_seat_joined()->set_seat(seat);
+                *joined.mutable_seat_joined()->mutable_game() = game_view(g, current.last_move);
+                events.push_back(event_bytes(std::move(joined), g.updated_us));
+                return true;
+            });
+        if (!found) return game_not_found(id);
         if (error) return *error;
         spdlog::info("game {}: seat {} joined", id, v1::Seat_Name(seat));
         v1::JoinGameResponse response;
-        *response.mutable_game() = game_view(*row, std::nullopt);
+        *response.mutable_game() = game_view(found->game, found->last_move);
         response.set_seat(seat);
         response.set_seat_token(token);
         return response;
@@ -690,7 +725,19 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(
             *response.mutable_move() = move_view(row);
             row.response = response.SerializeAsString();
 
-            storage::MoveWrite write{g.ply, after, row, key, event_payload(after, "move")};
+            // The watch events of the move, recorded with it.
+            std::vector<std::string> events;
+            v1::WatchGameResponse made;
+            *made.mutable_move_made()->mutable_move() = response.move();
+            *made.mutable_move_made()->mutable_game() = response.game();
+            events.push_back(event_bytes(std::move(made), now));
+            if (g.draw_offered_by != 0 && after.draw_offered_by == 0) {
+                events.push_back(event_bytes(draw_answered_event(false, side_number(mover)), now));
+            }
+            if (after.state == v1::GAME_STATE_FINISHED) {
+                events.push_back(event_bytes(game_ended_event(response.game()), now));
+            }
+            storage::MoveWrite write{g.ply, after, row, key, std::move(events)};
             if (store_.apply_move(write)) {
                 if (metrics_) metrics_->moves_applied.add({g.variant});
                 spdlog::debug("game {}: ply {} {}", id, row.ply, row.notation);
@@ -713,13 +760,18 @@ ServiceResult<v1::ResignGameResponse> GameService::resign_game(
     const v1::ResignGameRequest& request, const std::optional<std::string>& authorization) {
     return seat_action<v1::ResignGameResponse>(
         store_, "ResignGame", request.game_id(), authorization,
-        [&](GameRow& g, Held held, std::int64_t now, std::string& payload) -> ActionResult {
+        [&](GameRow& g, Held held, std::int64_t now,
+            std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             const Side resigning = acting_side(held, side_to_move_of(g));
+            // A pending draw offer dies with the game.
+            if (g.draw_offered_by != 0) {
+                events.push_back(draw_answered_event(false, other_side_number(g.draw_offered_by)));
+            }
             finish(
                 g,
                 resigning == Side::kFox ? v1::GAME_RESULT_GEESE_WIN : v1::GAME_RESULT_FOX_SIDE_WINS,
                 v1::END_REASON_RESIGNATION, now);
-            payload = event_payload(g, "ended");
+            events.push_back(game_ended_event({}));
             return true;
         });
 }
@@ -728,16 +780,20 @@ ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(
     const v1::OfferDrawRequest& request, const std::optional<std::string>& authorization) {
     return seat_action<v1::OfferDrawResponse>(
         store_, "OfferDraw", request.game_id(), authorization,
-        [&](GameRow& g, Held held, std::int64_t now, std::string& payload) -> ActionResult {
+        [&](GameRow& g, Held held, std::int64_t now,
+            std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             const int offering = side_number(acting_side(held, side_to_move_of(g)));
             if (g.draw_offered_by == offering) return false;  // already standing
             if (g.draw_offered_by != 0) {
-                // Both sides want a draw.
+                // Both sides want a draw: offering accepts the other's offer.
+                events.push_back(draw_answered_event(true, offering));
                 finish(g, v1::GAME_RESULT_DRAW, v1::END_REASON_DRAW_AGREED, now);
-                payload = event_payload(g, "ended");
+                events.push_back(game_ended_event({}));
             } else {
                 g.draw_offered_by = offering;
-                payload = event_payload(g, "draw_offered");
+                v1::WatchGameResponse offered;
+                offered.mutable_draw_offered()->set_by(static_cast<v1::Side>(offering));
+                events.push_back(std::move(offered));
             }
             return true;
         });
@@ -747,7 +803,8 @@ ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
     const v1::RespondDrawRequest& request, const std::optional<std::string>& authorization) {
     return seat_action<v1::RespondDrawResponse>(
         store_, "RespondDraw", request.game_id(), authorization,
-        [&](GameRow& g, Held held, std::int64_t now, std::string& payload) -> ActionResult {
+        [&](GameRow& g, Held held, std::int64_t now,
+            std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             if (g.draw_offered_by == 0) {
                 return fail(StatusCode::kFailedPrecondition, "NO_DRAW_OFFER",
                             "no draw offer is pending");
@@ -757,12 +814,13 @@ ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
                 return fail(StatusCode::kPermissionDenied, "WRONG_SEAT",
                             "the pending draw offer is your own; the other side answers it");
             }
+            events.push_back(
+                draw_answered_event(request.accept(), other_side_number(g.draw_offered_by)));
             if (request.accept()) {
                 finish(g, v1::GAME_RESULT_DRAW, v1::END_REASON_DRAW_AGREED, now);
-                payload = event_payload(g, "draw_accepted");
+                events.push_back(game_ended_event({}));
             } else {
                 g.draw_offered_by = 0;
-                payload = event_payload(g, "draw_declined");
             }
             return true;
         });

@@ -35,17 +35,6 @@ std::shared_ptr<const WatchEvent> share(v1::WatchGameResponse message) {
     return std::make_shared<const WatchEvent>(std::move(message));
 }
 
-// The game as it stood right after an earlier move of a batch.
-GameRow row_at_move(const GameRow& latest, const MoveRow& m) {
-    GameRow row = latest;
-    row.position = m.position;
-    row.ply = m.ply;
-    row.state = m.state;
-    row.result = m.result;
-    row.end_reason = m.end_reason;
-    return row;
-}
-
 void fill_presence(const storage::SeatPresence& p, v1::SidePresence* out) {
     out->set_connected(p.connected);
     if (p.since_us != 0) set_timestamp(p.since_us, out->mutable_since());
@@ -74,10 +63,9 @@ class EventReceiver : public pqxx::notification_receiver {
         : pqxx::notification_receiver(conn, storage::kEventsChannel),
           on_event_(std::move(on_event)) {}
     void operator()(const std::string& payload, int) override {
+        // "<game id>" for recorded events, "<game id> presence" for presence.
         const std::size_t space = payload.find(' ');
-        const std::string id = payload.substr(0, space);
-        const bool presence = payload.find(" presence") != std::string::npos;
-        on_event_(id, presence);
+        on_event_(payload.substr(0, space), payload.find(" presence") != std::string::npos);
     }
 
   private:
@@ -90,8 +78,8 @@ struct WatchHub::Watcher {
     std::shared_ptr<WatchSink> sink;
     std::string game_id;
     std::string watcher_id;
-    int seats = 0;  // seats whose presence this watcher makes connected
-    int last_ply = 0;
+    int seats = 0;              // seats whose presence this watcher makes connected
+    std::int64_t last_seq = 0;  // the game's last event this watcher has (or its snapshot had)
     Clock::time_point last_sent = Clock::now();
     bool active = false;  // registered with its game; guarded by the game's mutex
 
@@ -103,9 +91,6 @@ struct WatchHub::Watcher {
 
 struct WatchHub::WatchedGame {
     std::mutex mutex;
-    bool loaded = false;
-    GameRow last;
-    std::optional<MoveRow> last_move;
     std::pair<storage::SeatPresence, storage::SeatPresence> presence;
     bool presence_loaded = false;
     std::vector<std::shared_ptr<Watcher>> watchers;
@@ -146,10 +131,11 @@ void WatchHub::start() {
 }
 
 void WatchHub::stop() {
-    if (stopping_.exchange(true)) return;
     std::vector<std::shared_ptr<WatchedGame>> games;
     {
+        // Under mutex_, so no subscribe can slip a new game in after this.
         std::lock_guard lock(mutex_);
+        if (stopping_.exchange(true)) return;
         for (auto& [id, game] : games_)
             games.push_back(game);
         games_.clear();
@@ -180,15 +166,15 @@ int WatchHub::active_watchers() const {
     return watcher_count_.load();
 }
 
-void WatchHub::mark_dirty(const std::string& game_id, bool presence) {
+void WatchHub::mark_dirty(const std::string& game_id, int what) {
     {
         std::lock_guard lock(queue_mutex_);
-        dirty_[game_id] = dirty_[game_id] || presence;
+        dirty_[game_id] |= what;
     }
     queue_wake_.notify_one();
 }
 
-void WatchHub::mark_all_dirty(bool presence) {
+void WatchHub::mark_all_dirty(int what) {
     std::vector<std::string> ids;
     {
         std::lock_guard lock(mutex_);
@@ -196,7 +182,7 @@ void WatchHub::mark_all_dirty(bool presence) {
             ids.push_back(id);
     }
     for (const std::string& id : ids)
-        mark_dirty(id, presence);
+        mark_dirty(id, what);
 }
 
 void WatchHub::run_later(std::function<void()> task) {
@@ -218,10 +204,10 @@ void WatchHub::listen_loop() {
                     std::lock_guard lock(mutex_);
                     watched = games_.count(id) > 0;
                 }
-                if (watched) mark_dirty(id, presence);
+                if (watched) mark_dirty(id, presence ? kPresence : kEvents);
             });
             // Anything may have changed while no LISTEN was active.
-            mark_all_dirty(true);
+            mark_all_dirty(kEvents | kPresence);
             while (!stopping_)
                 conn.await_notification(0, 200'000);
         } catch (const std::exception& e) {
@@ -237,7 +223,7 @@ void WatchHub::refresh_loop() {
     while (true) {
         std::function<void()> task;
         std::string id;
-        bool presence = false;
+        int what = 0;
         {
             std::unique_lock lock(queue_mutex_);
             queue_wake_.wait(lock, [&] { return stopping_ || !tasks_.empty() || !dirty_.empty(); });
@@ -248,7 +234,7 @@ void WatchHub::refresh_loop() {
             } else {
                 auto it = dirty_.begin();
                 id = it->first;
-                presence = it->second;
+                what = it->second;
                 dirty_.erase(it);
             }
         }
@@ -256,14 +242,14 @@ void WatchHub::refresh_loop() {
             if (task) {
                 task();
             } else {
-                refresh_game(id, presence);
+                refresh_game(id, what);
             }
         } catch (const std::exception& e) {
             spdlog::warn("watch hub: {}", e.what());
             if (!task) {
                 // Try again shortly: a watcher must not miss the change.
                 std::this_thread::sleep_for(std::chrono::milliseconds(200));
-                mark_dirty(id, presence);
+                mark_dirty(id, what);
             }
         }
     }
@@ -299,17 +285,18 @@ void WatchHub::timer_loop() {
         if (now >= next_presence) {
             next_presence = now + options_.presence_interval;
             try {
-                store_.presence_refresh(server_id_, now_us());
+                const std::int64_t now_micros = now_us();
+                store_.presence_refresh(server_id_, now_micros, now_micros + presence_ttl_us());
             } catch (const std::exception& e) {
                 spdlog::warn("watch hub: presence refresh failed: {}", e.what());
             }
             // Catches seats whose replica died without saying goodbye.
-            mark_all_dirty(true);
+            mark_all_dirty(kPresence);
         }
     }
 }
 
-void WatchHub::refresh_game(const std::string& game_id, bool presence) {
+void WatchHub::refresh_game(const std::string& game_id, int what) {
     std::shared_ptr<WatchedGame> game;
     {
         std::lock_guard lock(mutex_);
@@ -318,14 +305,14 @@ void WatchHub::refresh_game(const std::string& game_id, bool presence) {
         game = it->second;
     }
     std::lock_guard lock(game->mutex);
-    refresh_locked(*game, game_id, presence);
+    if (what & kEvents) send_events_locked(*game, game_id);
+    if (what & kPresence) send_presence_locked(*game, game_id, nullptr);
 }
 
 void WatchHub::send_presence_locked(WatchedGame& game, const std::string& game_id,
                                     const std::shared_ptr<Watcher>& only_new) {
-    const auto now = store_.presence(
-        game_id, now_us(),
-        std::chrono::duration_cast<std::chrono::microseconds>(options_.presence_ttl).count());
+    if (game.watchers.empty() && !only_new) return;
+    const auto now = store_.presence(game_id, now_us());
     const bool changed = !game.presence_loaded || !same_presence(now, game.presence);
     game.presence = now;
     game.presence_loaded = true;
@@ -342,80 +329,36 @@ void WatchHub::send_presence_locked(WatchedGame& game, const std::string& game_i
     }
 }
 
-void WatchHub::refresh_locked(WatchedGame& game, const std::string& game_id, bool presence) {
-    std::optional<storage::GameWithLastMove> found = store_.find_game(game_id);
-    if (!found) return;
-    const GameRow& now = found->game;
-    if (!game.loaded || game.watchers.empty()) {
-        game.last = now;
-        game.last_move = found->last_move;
-        game.loaded = true;
-        return;
-    }
-    const GameRow before = game.last;
-    game.last = now;
-    game.last_move = found->last_move;
-
-    for (auto [seat, was, is] :
-         {std::tuple{v1::SEAT_FOX, before.fox_token_hash, now.fox_token_hash},
-          std::tuple{v1::SEAT_GEESE, before.geese_token_hash, now.geese_token_hash}}) {
-        if (!was.empty() || is.empty()) continue;
-        v1::WatchGameResponse event = event_now();
-        event.mutable_seat_joined()->set_seat(seat);
-        *event.mutable_seat_joined()->mutable_game() = game_view(now, found->last_move);
-        const auto shared = share(std::move(event));
-        for (auto& w : game.watchers)
-            w->send(shared);
-    }
-
-    int oldest = now.ply;
+void WatchHub::send_events_locked(WatchedGame& game, const std::string& game_id) {
+    if (game.watchers.empty()) return;
+    std::int64_t oldest = game.watchers.front()->last_seq;
     for (auto& w : game.watchers)
-        oldest = std::min(oldest, w->last_ply);
-    if (oldest < now.ply) {
-        for (const MoveRow& m : store_.list_moves_between(game_id, oldest, now.ply)) {
-            v1::WatchGameResponse event = event_now();
-            *event.mutable_move_made()->mutable_move() = move_view(m);
-            *event.mutable_move_made()->mutable_game() = m.ply == now.ply
-                                                             ? game_view(now, found->last_move)
-                                                             : game_view(row_at_move(now, m), m);
-            const auto shared = share(std::move(event));
-            for (auto& w : game.watchers) {
-                if (w->last_ply >= m.ply) continue;
-                w->send(shared);
-                w->last_ply = m.ply;
-            }
+        oldest = std::min(oldest, w->last_seq);
+    bool ended = false;
+    for (storage::GameEvent& recorded : store_.events_after(game_id, oldest)) {
+        v1::WatchGameResponse message;
+        if (!message.ParseFromString(recorded.body)) {
+            spdlog::error("watch hub: game {} event {} is unreadable", game_id, recorded.seq);
+            continue;
         }
-    }
-
-    if (before.draw_offered_by != now.draw_offered_by) {
-        v1::WatchGameResponse event = event_now();
-        if (now.draw_offered_by != 0) {
-            event.mutable_draw_offered()->set_by(static_cast<v1::Side>(now.draw_offered_by));
-        } else {
-            const bool accepted = now.end_reason == v1::END_REASON_DRAW_AGREED;
-            event.mutable_draw_answered()->set_accepted(accepted);
-            event.mutable_draw_answered()->set_by(
-                before.draw_offered_by == v1::SIDE_FOX ? v1::SIDE_GEESE : v1::SIDE_FOX);
-        }
-        const auto shared = share(std::move(event));
-        for (auto& w : game.watchers)
-            w->send(shared);
-    }
-
-    if (before.state != v1::GAME_STATE_FINISHED && now.state == v1::GAME_STATE_FINISHED) {
-        v1::WatchGameResponse event = event_now();
-        *event.mutable_game_ended()->mutable_game() = game_view(now, found->last_move);
-        const auto shared = share(std::move(event));
+        ended = ended || message.has_game_ended();
+        // The recorded bytes go out as they are: serialized once, at the write.
+        const auto shared =
+            std::make_shared<const WatchEvent>(std::move(message), std::move(recorded.body));
         for (auto& w : game.watchers) {
+            if (w->last_seq >= recorded.seq) continue;
             w->send(shared);
+            w->last_seq = recorded.seq;
+        }
+    }
+    if (ended) {
+        for (auto& w : game.watchers) {
             w->active = false;
             --watcher_count_;
             w->sink->close(WatchEnd::kGameEnded);
         }
         game.watchers.clear();
-        return;
     }
-    if (presence) send_presence_locked(game, game_id, nullptr);
 }
 
 ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
@@ -458,6 +401,13 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
         std::shared_ptr<WatchedGame> game;
         {
             std::lock_guard lock(mutex_);
+            if (stopping_) {
+                return ServiceError{StatusCode::kUnavailable,
+                                    "SHUTTING_DOWN",
+                                    "the server is shutting down; reconnect",
+                                    {},
+                                    ""};
+            }
             auto& slot = games_[id];
             if (!slot) slot = std::make_shared<WatchedGame>();
             game = slot;
@@ -468,17 +418,15 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
         auto result = [&]() -> ServiceResult<std::shared_ptr<Subscription>> {
             std::lock_guard lock(game->mutex);
             unused = game->watchers.empty();
-            // Bring the existing watchers up to date first, so the newcomer's
-            // snapshot and everyone's next event start from the same state.
-            refresh_locked(*game, id, false);
-            if (!game->loaded) {
+            const std::optional<storage::GameWithLastMove> found = store_.find_game(id);
+            if (!found) {
                 return ServiceError{StatusCode::kNotFound,
                                     "GAME_NOT_FOUND",
                                     "no game has the id " + id,
                                     {{"game_id", id}},
                                     ""};
             }
-            const GameRow& row = game->last;
+            const GameRow& row = found->game;
             if (request.has_from_ply() && request.from_ply() > row.ply) {
                 return invalid_argument("from_ply",
                                         "from_ply " + std::to_string(request.from_ply()) +
@@ -499,10 +447,12 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             watcher->sink = sink;
             watcher->game_id = id;
             watcher->watcher_id = new_game_id();
-            watcher->last_ply = row.ply;
+            // The snapshot and this sequence number come from the same read:
+            // every later event follows it, none before it is sent again.
+            watcher->last_seq = row.event_seq;
 
             v1::WatchGameResponse snapshot = event_now();
-            *snapshot.mutable_snapshot()->mutable_game() = game_view(row, game->last_move);
+            *snapshot.mutable_snapshot()->mutable_game() = game_view(row, found->last_move);
             if (request.has_from_ply()) {
                 for (const MoveRow& m :
                      store_.list_moves_between(id, request.from_ply(), row.ply)) {
@@ -525,8 +475,9 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             try {
                 for (int side : {1, 2}) {
                     if (seats & side) {
+                        const std::int64_t now_micros = now_us();
                         store_.presence_connect(id, side, watcher->watcher_id, server_id_,
-                                                now_us());
+                                                now_micros, now_micros + presence_ttl_us());
                     }
                 }
                 send_presence_locked(*game, id, watcher);

@@ -43,6 +43,9 @@ struct WatchEvent {
     explicit WatchEvent(v1::WatchGameResponse m) : message(std::move(m)) {
         message.SerializeToString(&bytes);
     }
+    // An event whose serialized form is already at hand (as recorded).
+    WatchEvent(v1::WatchGameResponse m, std::string serialized)
+        : message(std::move(m)), bytes(std::move(serialized)) {}
     v1::WatchGameResponse message;
     std::string bytes;  // protobuf binary form of `message`
 };
@@ -63,9 +66,11 @@ class WatchSink {
 
 struct WatchHubOptions {
     std::chrono::milliseconds heartbeat_interval{15'000};
-    // How often seat presence is refreshed in the database and re-read.
+    // How often this server refreshes its watchers' presence rows and re-reads
+    // the presence of the games it serves.
     std::chrono::milliseconds presence_interval{5'000};
-    // A replica whose presence rows are older than this counts as gone.
+    // How long a presence row counts after each refresh: past it, the seat
+    // counts as gone (its server died). Longer than presence_interval.
     std::chrono::milliseconds presence_ttl{20'000};
 };
 
@@ -108,17 +113,25 @@ class WatchHub {
     void listen_loop();
     void refresh_loop();
     void timer_loop();
-    // Queues a re-read of a watched game (coalesced); `presence` also re-reads
-    // seat presence.
-    void mark_dirty(const std::string& game_id, bool presence);
-    void mark_all_dirty(bool presence);
+    // What a refresh of a watched game reads: its recorded events after the
+    // watchers' last, and/or its seats' presence.
+    static constexpr int kEvents = 1;
+    static constexpr int kPresence = 2;
+
+    // Queues a refresh of a watched game (coalesced with pending ones).
+    void mark_dirty(const std::string& game_id, int what);
+    void mark_all_dirty(int what);
     void run_later(std::function<void()> task);
-    void refresh_game(const std::string& game_id, bool presence);
-    // Reads the game, sends every change since the last read to the game's
-    // watchers. The caller holds game.mutex.
-    void refresh_locked(WatchedGame& game, const std::string& game_id, bool presence);
+    void refresh_game(const std::string& game_id, int what);
+    // Sends each watcher the recorded events it has not had, in order. The
+    // caller holds game.mutex.
+    void send_events_locked(WatchedGame& game, const std::string& game_id);
     void send_presence_locked(WatchedGame& game, const std::string& game_id,
                               const std::shared_ptr<Watcher>& only_new);
+    // How long this server's presence rows count after each refresh.
+    std::int64_t presence_ttl_us() const {
+        return std::chrono::duration_cast<std::chrono::microseconds>(options_.presence_ttl).count();
+    }
     void remove(const std::shared_ptr<Watcher>& watcher);
 
     const std::string database_url_;
@@ -134,7 +147,7 @@ class WatchHub {
 
     std::mutex queue_mutex_;
     std::condition_variable queue_wake_;
-    std::map<std::string, bool> dirty_;  // game id -> re-read presence too
+    std::map<std::string, int> dirty_;  // game id -> kEvents | kPresence
     std::deque<std::function<void()>> tasks_;
     std::mutex timer_mutex_;
     std::condition_variable timer_wake_;

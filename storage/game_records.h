@@ -34,6 +34,7 @@ struct GameRow {
     std::int64_t created_us = 0;  // microseconds since the Unix epoch
     std::int64_t updated_us = 0;
     std::int64_t finished_us = 0;  // 0 while not finished
+    std::int64_t event_seq = 0;    // number of the game's last recorded event
 };
 
 struct MoveRow {
@@ -71,8 +72,16 @@ struct MoveWrite {
     int previous_ply = 0;  // compare-and-swap: applies only if the game is still here
     GameRow game_after;    // position, counters, state, result, end reason, draw offer, times
     MoveRow move;
-    std::string position_key;    // repetition key of the position after the move
-    std::string notify_payload;  // sent on the events channel when the move commits
+    std::string position_key;  // repetition key of the position after the move
+    // The watch events the move makes (serialized WatchGameResponse), 1 to 3:
+    // the move, then a declined draw offer and the end when they happen.
+    std::vector<std::string> events;
+};
+
+// One recorded watch event of a game.
+struct GameEvent {
+    std::int64_t seq = 0;
+    std::string body;  // serialized WatchGameResponse
 };
 
 // Whether a seat is being watched by its holder, and since when (connected

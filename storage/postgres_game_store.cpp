@@ -16,8 +16,8 @@ constexpr const char* kGameColumns =
     " coalesce(g.fox_token_hash, ''), coalesce(g.geese_token_hash, ''), g.invite_code_hash,"
     " coalesce(g.fox_request_hash, ''), coalesce(g.geese_request_hash, ''),"
     " coalesce(g.create_request_hash, ''), g.draw_offered_by, " FG_US("g.created_at") ", " FG_US(
-        "g.updated_at") ", coalesce(" FG_US("g.finished_at") ", 0)";
-constexpr int kGameColumnCount = 23;
+        "g.updated_at") ", coalesce(" FG_US("g.finished_at") ", 0), g.event_seq";
+constexpr int kGameColumnCount = 24;
 
 // Move columns of a table aliased `alias`; used twice, so built per alias.
 std::string move_columns(const std::string& a) {
@@ -58,6 +58,7 @@ GameRow read_game(const pqxx::row& row, int at = 0) {
     g.created_us = row[at + 20].as<std::int64_t>();
     g.updated_us = row[at + 21].as<std::int64_t>();
     g.finished_us = row[at + 22].as<std::int64_t>();
+    g.event_seq = row[at + 23].as<std::int64_t>();
     return g;
 }
 
@@ -89,6 +90,16 @@ std::string bytea_hex(const std::string& bytes) {
         out += kDigits[c & 15];
     }
     return out;
+}
+
+// How long the rows of a dead server's watchers stay before they are folded
+// into seat_departures.
+constexpr std::int64_t kPresenceRowRetentionUs = 10LL * 60 * 1'000'000;
+
+// The i-th event body as a bytea parameter, NULL past the end.
+std::optional<std::string> event_body(const std::vector<std::string>& events, std::size_t i) {
+    if (i >= events.size()) return std::nullopt;
+    return bytea_hex(events[i]);
 }
 
 std::optional<std::string> nonempty(const std::string& s) {
@@ -143,8 +154,9 @@ void PostgresGameStore::prepare_statements(pqxx::connection& conn) {
         "WITH upd AS ("
         " UPDATE games SET position = $3, ply = $4, quiet_plies = $5, state = $6, result = $7,"
         " end_reason = $8, draw_offered_by = $9, updated_at = " FG_TS("$10") ","
-        " finished_at = CASE WHEN $11::bigint IS NULL THEN NULL ELSE " FG_TS("$11") " END"
-        " WHERE game_id = $1::uuid AND ply = $2 AND state = 2 RETURNING game_id),"
+        " finished_at = CASE WHEN $11::bigint IS NULL THEN NULL ELSE " FG_TS("$11") " END,"
+        " event_seq = event_seq + $18"
+        " WHERE game_id = $1::uuid AND ply = $2 AND state = 2 RETURNING game_id, event_seq),"
         " mv AS ("
         " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
         " end_reason, request_hash, response, created_at)"
@@ -155,16 +167,30 @@ void PostgresGameStore::prepare_statements(pqxx::connection& conn) {
         " SELECT game_id, $17, 1, $4 FROM upd"
         " ON CONFLICT (game_id, position_key) DO UPDATE"
         " SET occurrences = position_occurrences.occurrences + 1, last_ply = excluded.last_ply"
-        " RETURNING game_id)"
-        " SELECT pg_notify('foxgeese_events', $18) FROM mv, occ");
-    conn.prepare("lock_game", std::string("SELECT ") + kGameColumns +
-                                  " FROM games g WHERE g.game_id = $1::uuid FOR UPDATE");
+        " RETURNING game_id),"
+        // The move's events (1 to 3), numbered after the game's last one.
+        " ev AS ("
+        " INSERT INTO game_events (game_id, seq, body, created_at)"
+        " SELECT upd.game_id, upd.event_seq - $18 + e.ord, e.body, " FG_TS("$10")
+        " FROM upd, (VALUES (1, $19::bytea), (2, $20::bytea), (3, $21::bytea)) AS e(ord, body)"
+        " WHERE e.ord <= $18 RETURNING game_id)"
+        " SELECT pg_notify('foxgeese_events', $1::text) FROM mv, occ");
+    conn.prepare("lock_game", std::string("SELECT ") + kGameColumns + ", " + move_columns("m") +
+                                  " FROM games g LEFT JOIN moves m ON m.game_id = g.game_id"
+                                  " AND m.ply = g.ply WHERE g.game_id = $1::uuid FOR UPDATE OF g");
     conn.prepare("update_game",
                  "UPDATE games SET state = $2, result = $3, end_reason = $4, fox_token_hash = $5,"
                  " geese_token_hash = $6, fox_request_hash = $7, geese_request_hash = $8,"
                  " draw_offered_by = $9, updated_at = " FG_TS("$10") ","
-                 " finished_at = CASE WHEN $11::bigint IS NULL THEN NULL ELSE " FG_TS("$11") " END"
+                 " finished_at = CASE WHEN $11::bigint IS NULL THEN NULL ELSE " FG_TS("$11") " END,"
+                 " invite_code_hash = $12, event_seq = $13"
                  " WHERE game_id = $1::uuid");
+    conn.prepare("insert_event",
+                 "INSERT INTO game_events (game_id, seq, body, created_at)"
+                 " VALUES ($1::uuid, $2, $3::bytea, " FG_TS("$4") ")");
+    conn.prepare("events_after",
+                 "SELECT seq, body FROM game_events WHERE game_id = $1::uuid AND seq > $2"
+                 " ORDER BY seq");
     conn.prepare("notify_event", "SELECT pg_notify('foxgeese_events', $1)");
     conn.prepare("list_moves", "SELECT " + move_columns("m") +
                                    " FROM moves m WHERE m.game_id = $1::uuid AND m.ply <= $2"
@@ -191,8 +217,8 @@ void PostgresGameStore::prepare_statements(pqxx::connection& conn) {
     conn.prepare("presence_connect",
                  "WITH ins AS ("
                  " INSERT INTO seat_presence (game_id, side, watcher_id, server_id, connected_at,"
-                 " refreshed_at) VALUES ($1::uuid, $2, $3::uuid, $4, " FG_TS("$5") ", " FG_TS("$5")
-                 ") ON CONFLICT DO NOTHING RETURNING game_id)"
+                 " refreshed_at, expires_at) VALUES ($1::uuid, $2, $3::uuid, $4, " FG_TS("$5") ", "
+                 FG_TS("$5") ", " FG_TS("$6") ") ON CONFLICT DO NOTHING RETURNING game_id)"
                  " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM ins");
     conn.prepare("presence_disconnect",
                  "WITH del AS ("
@@ -205,7 +231,18 @@ void PostgresGameStore::prepare_statements(pqxx::connection& conn) {
                  " RETURNING game_id)"
                  " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM dep");
     conn.prepare("presence_refresh",
-                 "UPDATE seat_presence SET refreshed_at = " FG_TS("$2") " WHERE server_id = $1");
+                 "UPDATE seat_presence SET refreshed_at = " FG_TS("$2") ", expires_at = " FG_TS(
+                     "$3") " WHERE server_id = $1");
+    // Rows of servers that died long ago: gone, with their last sign of life
+    // kept as the departure time.
+    conn.prepare("presence_expire",
+                 "WITH del AS ("
+                 " DELETE FROM seat_presence WHERE expires_at < " FG_TS("$1")
+                 " RETURNING game_id, side, refreshed_at)"
+                 " INSERT INTO seat_departures (game_id, side, left_at)"
+                 " SELECT game_id, side, max(refreshed_at) FROM del GROUP BY game_id, side"
+                 " ON CONFLICT (game_id, side) DO UPDATE"
+                 " SET left_at = greatest(seat_departures.left_at, excluded.left_at)");
     conn.prepare("presence_drop_server",
                  "WITH del AS ("
                  " DELETE FROM seat_presence WHERE server_id = $1 RETURNING game_id, side),"
@@ -220,10 +257,10 @@ void PostgresGameStore::prepare_statements(pqxx::connection& conn) {
         "presence",
         "SELECT s.side,"
         " (SELECT " FG_US("min(p.connected_at)") " FROM seat_presence p"
-        "  WHERE p.game_id = $1::uuid AND p.side = s.side AND p.refreshed_at > " FG_TS("($2::bigint - $3::bigint)") "),"
-        " (SELECT " FG_US("greatest(max(d.left_at), (SELECT max(p.refreshed_at) FROM seat_presence p"
-                          " WHERE p.game_id = $1::uuid AND p.side = s.side"
-                          " AND p.refreshed_at <= " FG_TS("($2::bigint - $3::bigint)") "))") 
+        "  WHERE p.game_id = $1::uuid AND p.side = s.side AND p.expires_at > " FG_TS("$2") "),"
+        " (SELECT " FG_US("greatest(max(d.left_at), (SELECT max(p.refreshed_at)"
+                          " FROM seat_presence p WHERE p.game_id = $1::uuid AND p.side = s.side"
+                          " AND p.expires_at <= " FG_TS("$2") "))")
         "  FROM seat_departures d WHERE d.game_id = $1::uuid AND d.side = s.side)"
         " FROM (VALUES (1::smallint), (2::smallint)) s(side) ORDER BY s.side");
     conn.prepare("ping", "SELECT 1");
@@ -295,26 +332,47 @@ bool PostgresGameStore::apply_move(const MoveWrite& w) {
         "apply_move", g.game_id, w.previous_ply, g.position, g.ply, g.quiet_plies, g.state,
         g.result, g.end_reason, g.draw_offered_by, g.updated_us, nonzero(g.finished_us),
         w.move.notation, w.move.side, w.move.captured, nonempty(w.move.request_hash),
-        bytea_hex(w.move.response), w.position_key, w.notify_payload);
+        bytea_hex(w.move.response), w.position_key, static_cast<int>(w.events.size()),
+        event_body(w.events, 0), event_body(w.events, 1), event_body(w.events, 2));
     return r.size() == 1;
 }
 
-std::optional<GameRow> PostgresGameStore::modify_game(
-    const std::string& game_id, const std::function<bool(GameRow&, std::string&)>& change) {
+std::optional<GameWithLastMove> PostgresGameStore::modify_game(const std::string& game_id,
+                                                               const GameChange& change) {
     auto conn = pool_.acquire();
     pqxx::work tx(*conn);
     const pqxx::result r = tx.exec_prepared("lock_game", game_id);
     if (r.empty()) return std::nullopt;
-    GameRow g = read_game(r[0]);
-    std::string payload;
-    if (!change(g, payload)) return g;  // the transaction rolls back: nothing was written
-    tx.exec_prepared("update_game", g.game_id, g.state, g.result, g.end_reason,
-                     nonempty(g.fox_token_hash), nonempty(g.geese_token_hash),
-                     nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
-                     g.draw_offered_by, g.updated_us, nonzero(g.finished_us));
-    if (!payload.empty()) tx.exec_prepared("notify_event", payload);
+    GameWithLastMove current{read_game(r[0]), read_move(r[0], kGameColumnCount)};
+    std::vector<std::string> events;
+    if (!change(current, events)) return current;  // rolls back: nothing was written
+    GameRow& g = current.game;
+    const std::int64_t first_seq = g.event_seq + 1;
+    g.event_seq += static_cast<std::int64_t>(events.size());
+    tx.exec_prepared(
+        "update_game", g.game_id, g.state, g.result, g.end_reason, nonempty(g.fox_token_hash),
+        nonempty(g.geese_token_hash), nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
+        g.draw_offered_by, g.updated_us, nonzero(g.finished_us), g.invite_code_hash, g.event_seq);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        tx.exec_prepared("insert_event", g.game_id, first_seq + static_cast<std::int64_t>(i),
+                         bytea_hex(events[i]), g.updated_us);
+    }
+    if (!events.empty()) tx.exec_prepared("notify_event", g.game_id);
     tx.commit();
-    return g;
+    return current;
+}
+
+std::vector<GameEvent> PostgresGameStore::events_after(const std::string& game_id,
+                                                       std::int64_t after_seq) {
+    auto conn = pool_.acquire();
+    pqxx::nontransaction tx(*conn);
+    const pqxx::result r = tx.exec_prepared("events_after", game_id, after_seq);
+    std::vector<GameEvent> events;
+    events.reserve(r.size());
+    for (const auto& row : r) {
+        events.push_back(GameEvent{row[0].as<std::int64_t>(), pqxx::binarystring(row[1]).str()});
+    }
+    return events;
 }
 
 std::vector<MoveRow> PostgresGameStore::list_moves(const std::string& game_id, int up_to_ply) {
@@ -371,10 +429,11 @@ std::vector<MoveRow> PostgresGameStore::list_moves_between(const std::string& ga
 
 void PostgresGameStore::presence_connect(const std::string& game_id, int side,
                                          const std::string& watcher_id,
-                                         const std::string& server_id, std::int64_t now_us) {
+                                         const std::string& server_id, std::int64_t now_us,
+                                         std::int64_t expires_us) {
     auto conn = pool_.acquire();
     pqxx::nontransaction tx(*conn);
-    tx.exec_prepared("presence_connect", game_id, side, watcher_id, server_id, now_us);
+    tx.exec_prepared("presence_connect", game_id, side, watcher_id, server_id, now_us, expires_us);
 }
 
 void PostgresGameStore::presence_disconnect(const std::string& game_id, int side,
@@ -384,11 +443,14 @@ void PostgresGameStore::presence_disconnect(const std::string& game_id, int side
     tx.exec_prepared("presence_disconnect", game_id, side, watcher_id, now_us);
 }
 
-int PostgresGameStore::presence_refresh(const std::string& server_id, std::int64_t now_us) {
+int PostgresGameStore::presence_refresh(const std::string& server_id, std::int64_t now_us,
+                                        std::int64_t expires_us) {
     auto conn = pool_.acquire();
     pqxx::nontransaction tx(*conn);
-    return static_cast<int>(
-        tx.exec_prepared("presence_refresh", server_id, now_us).affected_rows());
+    const int refreshed = static_cast<int>(
+        tx.exec_prepared("presence_refresh", server_id, now_us, expires_us).affected_rows());
+    tx.exec_prepared("presence_expire", now_us - kPresenceRowRetentionUs);
+    return refreshed;
 }
 
 void PostgresGameStore::presence_drop_server(const std::string& server_id, std::int64_t now_us) {
@@ -398,11 +460,10 @@ void PostgresGameStore::presence_drop_server(const std::string& server_id, std::
 }
 
 std::pair<SeatPresence, SeatPresence> PostgresGameStore::presence(const std::string& game_id,
-                                                                  std::int64_t now_us,
-                                                                  std::int64_t ttl_us) {
+                                                                  std::int64_t now_us) {
     auto conn = pool_.acquire();
     pqxx::nontransaction tx(*conn);
-    const pqxx::result r = tx.exec_prepared("presence", game_id, now_us, ttl_us);
+    const pqxx::result r = tx.exec_prepared("presence", game_id, now_us);
     SeatPresence sides[2];
     for (const auto& row : r) {
         const int side = row[0].as<int>();

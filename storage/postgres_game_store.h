@@ -40,11 +40,17 @@ class PostgresGameStore {
     // is no longer at write.previous_ply or no longer active.
     bool apply_move(const MoveWrite& write);
 
-    // Reads the game row locked, lets `change` edit it and set a notification
-    // payload, and writes it back in the same transaction when `change`
-    // returns true. Returns the row as it stands after (nullopt: no such game).
-    std::optional<GameRow> modify_game(const std::string& game_id,
-                                       const std::function<bool(GameRow&, std::string&)>& change);
+    // Reads the game row locked (with its last move), lets `change` edit it
+    // and add watch events (serialized WatchGameResponse), and writes it back
+    // with the events, numbered after the game's last, in the same
+    // transaction when `change` returns true; the events channel then hears
+    // the game id. Returns the game as it stands after (nullopt: no such game).
+    using GameChange = std::function<bool(GameWithLastMove&, std::vector<std::string>& events)>;
+    std::optional<GameWithLastMove> modify_game(const std::string& game_id,
+                                                const GameChange& change);
+
+    // The recorded watch events of a game after a sequence number, in order.
+    std::vector<GameEvent> events_after(const std::string& game_id, std::int64_t after_seq);
 
     // Moves of a game up to a ply, oldest first.
     std::vector<MoveRow> list_moves(const std::string& game_id, int up_to_ply);
@@ -58,19 +64,23 @@ class PostgresGameStore {
     std::vector<MoveRow> list_moves_between(const std::string& game_id, int after_ply,
                                             int up_to_ply);
 
-    // Seat presence. side is 1 (fox side) or 2 (geese). Each change notifies
-    // "<game_id> presence".
+    // Seat presence. side is 1 (fox side) or 2 (geese). A row counts until
+    // its expiry, which the server that owns it pushes forward while the
+    // watcher stays. Each change notifies "<game_id> presence".
     void presence_connect(const std::string& game_id, int side, const std::string& watcher_id,
-                          const std::string& server_id, std::int64_t now_us);
+                          const std::string& server_id, std::int64_t now_us,
+                          std::int64_t expires_us);
     void presence_disconnect(const std::string& game_id, int side, const std::string& watcher_id,
                              std::int64_t now_us);
-    // Keeps a server's rows alive; returns how many it refreshed.
-    int presence_refresh(const std::string& server_id, std::int64_t now_us);
+    // Keeps a server's rows alive; returns how many it refreshed. Also folds
+    // rows that expired long ago (servers that died) into departures.
+    int presence_refresh(const std::string& server_id, std::int64_t now_us,
+                         std::int64_t expires_us);
     // Removes every row of a server (clean shutdown), recording departures.
     void presence_drop_server(const std::string& server_id, std::int64_t now_us);
-    // Fox side's and geese's presence; rows older than ttl_us count as gone.
-    std::pair<SeatPresence, SeatPresence> presence(const std::string& game_id, std::int64_t now_us,
-                                                   std::int64_t ttl_us);
+    // Fox side's and geese's presence at a time.
+    std::pair<SeatPresence, SeatPresence> presence(const std::string& game_id,
+                                                   std::int64_t now_us);
 
     // True when a trivial query succeeds (readiness).
     bool ping();

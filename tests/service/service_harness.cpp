@@ -118,6 +118,127 @@ Reply<v1::RespondDrawResponse> ServiceClient::respond_draw(const std::string& ga
                                          auth);
 }
 
+std::shared_ptr<grpc::Channel> new_channel(int port) {
+    grpc::ChannelArguments args;
+    // A channel of its own: its own connection, not one shared by every
+    // channel to the same address.
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    return grpc::CreateCustomChannel("127.0.0.1:" + std::to_string(port),
+                                     grpc::InsecureChannelCredentials(), args);
+}
+
+// A stream lives at most this long, so a hung one ends the test's wait.
+constexpr auto kWatchDeadline = std::chrono::seconds(180);
+
+WatchStream::WatchStream(std::shared_ptr<grpc::Channel> channel, const std::string& game_id,
+                         std::optional<int> from_ply, const Auth& auth)
+    : stub_(v1::FoxGeeseService::NewStub(channel)) {
+    context_.set_deadline(std::chrono::system_clock::now() + kWatchDeadline);
+    if (auth.value()) context_.AddMetadata("authorization", *auth.value());
+    v1::WatchGameRequest request;
+    request.set_game_id(game_id);
+    if (from_ply) request.set_from_ply(*from_ply);
+    reader_ = stub_->WatchGame(&context_, request);
+    thread_ = std::thread([this] { read_all(); });
+}
+
+WatchStream::WatchStream(int port, const std::string& game_id, std::optional<int> from_ply,
+                         const Auth& auth)
+    : WatchStream(new_channel(port), game_id, from_ply, auth) {}
+
+WatchStream::~WatchStream() {
+    cancel();
+}
+
+void WatchStream::read_all() {
+    v1::WatchGameResponse event;
+    while (reader_->Read(&event)) {
+        {
+            std::lock_guard lock(mutex_);
+            events_.push_back(event);
+        }
+        changed_.notify_all();
+    }
+    const grpc::Status status = reader_->Finish();
+    {
+        std::lock_guard lock(mutex_);
+        status_ = status;
+    }
+    changed_.notify_all();
+}
+
+std::optional<v1::WatchGameResponse> WatchStream::next(Clock::duration timeout) {
+    return wait_for_event([](const v1::WatchGameResponse&) { return true; }, timeout);
+}
+
+std::optional<v1::WatchGameResponse> WatchStream::wait_for_event(const Match& match,
+                                                                 Clock::duration timeout) {
+    const auto deadline = Clock::now() + timeout;
+    std::unique_lock lock(mutex_);
+    while (true) {
+        while (taken_ < events_.size()) {
+            const v1::WatchGameResponse& event = events_[taken_++];
+            if (match(event)) return event;
+        }
+        if (status_) return std::nullopt;
+        if (changed_.wait_until(lock, deadline) == std::cv_status::timeout &&
+            taken_ == events_.size()) {
+            return std::nullopt;
+        }
+    }
+}
+
+std::optional<v1::WatchGameResponse> WatchStream::next_change(Clock::duration timeout) {
+    return wait_for_event(
+        [](const v1::WatchGameResponse& e) { return !e.has_presence() && !e.has_heartbeat(); },
+        timeout);
+}
+
+std::optional<grpc::Status> WatchStream::wait_for_end(Clock::duration timeout) {
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, timeout, [&] { return status_.has_value(); });
+    return status_;
+}
+
+std::vector<v1::WatchGameResponse> WatchStream::untaken() const {
+    std::lock_guard lock(mutex_);
+    return std::vector<v1::WatchGameResponse>(events_.begin() + static_cast<long>(taken_),
+                                              events_.end());
+}
+
+std::vector<v1::WatchGameResponse> WatchStream::received() const {
+    std::lock_guard lock(mutex_);
+    return events_;
+}
+
+std::string WatchStream::describe_received() const {
+    std::lock_guard lock(mutex_);
+    std::string text;
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+        const v1::WatchGameResponse& e = events_[i];
+        text += "  #" + std::to_string(i) + (i < taken_ ? " " : " (untaken) ");
+        if (e.has_snapshot()) {
+            text += "snapshot ply " + std::to_string(e.snapshot().game().ply()) + " moves " +
+                    std::to_string(e.snapshot().moves_size());
+        } else if (e.has_move_made()) {
+            text += "move_made " + std::to_string(e.move_made().move().ply()) + " " +
+                    e.move_made().move().notation();
+        } else if (e.has_game_ended()) {
+            text += "game_ended " + e.game_ended().game().ShortDebugString().substr(0, 160);
+        } else {
+            text += e.ShortDebugString();
+        }
+        text += "\n";
+    }
+    text += status_ ? "  ended: " + describe(*status_) + "\n" : "  (still open)\n";
+    return text;
+}
+
+void WatchStream::cancel() {
+    context_.TryCancel();
+    if (thread_.joinable()) thread_.join();
+}
+
 std::optional<google::rpc::ErrorInfo> error_info(const grpc::Status& status) {
     google::rpc::Status details;
     if (status.error_details().empty() || !details.ParseFromString(status.error_details())) {

@@ -8,10 +8,14 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "foxgeese/v1/game_service.grpc.pb.h"
@@ -75,6 +79,66 @@ class ServiceClient {
     std::shared_ptr<grpc::Channel> channel_;
     std::unique_ptr<v1::FoxGeeseService::Stub> stub_;
 };
+
+// One WatchGame stream, read on a thread of its own into a queue, so a test
+// waits for the events it expects (with a timeout) instead of sleeping, and a
+// stream that stays silent fails the test instead of hanging it.
+// Thread-safe.
+class WatchStream {
+  public:
+    using Clock = std::chrono::steady_clock;
+    using Match = std::function<bool(const v1::WatchGameResponse&)>;
+    // Generous: a busy two-core machine may take a while to deliver an event.
+    static constexpr Clock::duration kDefaultTimeout = std::chrono::seconds(10);
+
+    // Opens the stream (with "authorization" metadata when `auth` has some).
+    WatchStream(std::shared_ptr<grpc::Channel> channel, const std::string& game_id,
+                std::optional<int> from_ply = std::nullopt, const Auth& auth = Auth::none());
+    // The same on a channel of its own to a server on `port`.
+    WatchStream(int port, const std::string& game_id, std::optional<int> from_ply = std::nullopt,
+                const Auth& auth = Auth::none());
+    // Cancels the stream if it still runs.
+    ~WatchStream();
+    WatchStream(const WatchStream&) = delete;
+    WatchStream& operator=(const WatchStream&) = delete;
+
+    // The next event not taken yet, waiting up to `timeout` for it; nothing
+    // when the stream ended or the time ran out first.
+    std::optional<v1::WatchGameResponse> next(Clock::duration timeout = kDefaultTimeout);
+    // The next event that `match` accepts; the events before it are taken
+    // (and dropped).
+    std::optional<v1::WatchGameResponse> wait_for_event(const Match& match,
+                                                        Clock::duration timeout = kDefaultTimeout);
+    // The next event that is neither a Presence nor a Heartbeat.
+    std::optional<v1::WatchGameResponse> next_change(Clock::duration timeout = kDefaultTimeout);
+    // The stream's final status once it has ended (every event it carried is
+    // queued by then); nothing if it still runs after `timeout`.
+    std::optional<grpc::Status> wait_for_end(Clock::duration timeout = kDefaultTimeout);
+    // The events received and not taken yet.
+    std::vector<v1::WatchGameResponse> untaken() const;
+    // Every event received so far, taken or not, in order.
+    std::vector<v1::WatchGameResponse> received() const;
+    // The stream's events, one short line each, for failure messages.
+    std::string describe_received() const;
+    // Cancels the call (as a client that goes away) and waits for its end.
+    void cancel();
+
+  private:
+    void read_all();
+
+    grpc::ClientContext context_;
+    std::unique_ptr<v1::FoxGeeseService::Stub> stub_;
+    std::unique_ptr<grpc::ClientReader<v1::WatchGameResponse>> reader_;
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<v1::WatchGameResponse> events_;
+    std::size_t taken_ = 0;
+    std::optional<grpc::Status> status_;
+    std::thread thread_;
+};
+
+// A channel of its own to a server on `port` on this host.
+std::shared_ptr<grpc::Channel> new_channel(int port);
 
 // The google.rpc.ErrorInfo in a failed status's details, if there is one.
 std::optional<google::rpc::ErrorInfo> error_info(const grpc::Status& status);
@@ -152,6 +216,8 @@ class ServiceTest : public ::testing::Test {
     // A new server on the same database, as after a deploy or a crash.
     void restart_server();
     ServiceClient& client() { return *client_; }
+    // The running server (its port, hub and pool).
+    service::GameServer& server() { return *server_; }
     // Another client with a channel of its own, for concurrent callers.
     std::unique_ptr<ServiceClient> new_client() const;
     const std::string& database_url() const { return database_url_; }
