@@ -53,10 +53,20 @@ std::optional<std::string> authorization_of(const grpc::ServerContextBase& conte
     return std::string(it->second.data(), it->second.size());
 }
 
-grpc::Status GrpcGameService::ListVariants(grpc::ServerContext*, const v1::ListVariantsRequest* req,
+grpc::Status GrpcGameService::ListVariants(grpc::ServerContext* ctx,
+                                           const v1::ListVariantsRequest* req,
                                            v1::ListVariantsResponse* resp) {
     const auto start = std::chrono::steady_clock::now();
-    return reply("ListVariants", start, logic_.list_variants(*req), resp);
+    // Like Accept-Language over HTTP: metadata speaks when the field is empty.
+    v1::ListVariantsRequest request = *req;
+    if (request.language().empty()) {
+        const auto& metadata = ctx->client_metadata();
+        if (const auto it = metadata.find("accept-language"); it != metadata.end()) {
+            request.set_language(
+                std::string(it->second.data(), std::min<std::size_t>(it->second.size(), 256)));
+        }
+    }
+    return reply("ListVariants", start, logic_.list_variants(request), resp);
 }
 
 grpc::Status GrpcGameService::CreateGame(grpc::ServerContext*, const v1::CreateGameRequest* req,

@@ -336,11 +336,20 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         if (!route.call) {
             return start_watch(std::move(match.value()), query, std::move(authorization));
         }
+        std::string accept_language;
+        if (const auto it = request.find(http::field::accept_language); it != request.end()) {
+            accept_language = std::string(it->value().substr(0, 256));
+        }
         offload([self = shared_from_this(), match = std::move(match.value()), query,
                  body = std::move(request.body()), authorization = std::move(authorization),
-                 rpc]() {
+                 accept_language = std::move(accept_language), rpc]() {
             auto built = self->server_.routes_.build_request(match, query, body);
             if (!built.ok()) return error_reply(built.error(), rpc, self->version_);
+            // ListVariants speaks the browser's language unless asked otherwise.
+            if (auto* variants = dynamic_cast<v1::ListVariantsRequest*>(built.value().get());
+                variants && variants->language().empty()) {
+                variants->set_language(accept_language);
+            }
             auto outcome = match.route->call(self->server_.logic_, *built.value(), authorization);
             if (!outcome.ok()) return error_reply(outcome.error(), rpc, self->version_);
             return message_reply(*outcome.value(), rpc, self->version_);

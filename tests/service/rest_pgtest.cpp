@@ -69,6 +69,16 @@ TEST_F(RestApiTest, ListVariantsMatchesGrpcInEveryLanguage) {
     EXPECT_TRUE(SameResponse(get("/v1/variants?language=xx"), grpc().list_variants("xx").response));
 }
 
+// A browser says its language in Accept-Language; an explicit field wins.
+TEST_F(RestApiTest, ListVariantsSpeaksTheAcceptLanguageUnlessTheQueryNamesOne) {
+    const HttpReply polish = rest("GET", "/v1/variants", "", Auth::none(),
+                                  {{"Accept-Language", "pl-PL,pl;q=0.9,en;q=0.5"}});
+    EXPECT_TRUE(SameResponse(polish, grpc().list_variants("pl").response));
+    const HttpReply turkish =
+        rest("GET", "/v1/variants?language=tr", "", Auth::none(), {{"Accept-Language", "pl-PL"}});
+    EXPECT_TRUE(SameResponse(turkish, grpc().list_variants("tr").response));
+}
+
 TEST_F(RestApiTest, ListVariantsRejectsQueryParametersItDoesNotHave) {
     // ListVariants has no errors of its own, only the REST layer's.
     const HttpReply unknown = get("/v1/variants?colour=red");

@@ -186,6 +186,22 @@ TEST_F(ListVariants, LanguageTellsWhichLanguageTheTextsAreIn) {
     }
 }
 
+// gRPC metadata accept-language plays the part of the HTTP header; the
+// request field, when set, wins.
+TEST_F(ListVariants, AcceptLanguageMetadataChoosesTheLanguageWhenTheFieldIsEmpty) {
+    auto stub = v1::FoxGeeseService::NewStub(new_channel(server().grpc_port()));
+    for (const auto& [field, expected] : {std::pair{"", "nb"}, std::pair{"el", "el"}}) {
+        grpc::ClientContext context;
+        context.AddMetadata("accept-language", "nb-NO, en;q=0.5");
+        v1::ListVariantsRequest request;
+        request.set_language(field);
+        v1::ListVariantsResponse response;
+        ASSERT_TRUE(stub->ListVariants(&context, request, &response).ok());
+        ASSERT_EQ(response.variants_size(), 3);
+        EXPECT_EQ(response.variants(0).language(), expected);
+    }
+}
+
 TEST_F(ListVariants, ALongLanguageValueFallsBackInsteadOfFailing) {
     // ListVariants documents no errors: whatever the language, it answers. A
     // browser's Accept-Language list easily runs past 64 characters.
