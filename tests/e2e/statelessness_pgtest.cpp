@@ -53,6 +53,7 @@
 #include "foxgeese/v1/game_service.grpc.pb.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
+#include "tests/support/child_process.h"
 #include "tests/support/test_database.h"
 
 #ifndef FOXGEESE_SERVER_BINARY
@@ -191,34 +192,6 @@ class ScopeExit {
     std::function<void()> body_;
 };
 
-// Distinct ports nothing listens on right now. They are only free when this
-// returns, but the kernel hands out ports for bind(0) in a wide range, so
-// another process taking one before the server does is very unlikely (and
-// the server then fails to start, which the test reports with its log).
-std::vector<int> free_ports(int n) {
-    std::vector<int> sockets;
-    std::vector<int> ports;
-    for (int i = 0; i < n; ++i) {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        if (fd < 0) break;
-        sockets.push_back(fd);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        address.sin_port = 0;
-        socklen_t length = sizeof address;
-        if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-            ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-            break;
-        }
-        ports.push_back(ntohs(address.sin_port));
-    }
-    // Held open until all are picked, so the ports differ.
-    for (const int fd : sockets)
-        ::close(fd);
-    return ports;
-}
-
 std::string last_lines(const fs::path& file, std::size_t count) {
     std::ifstream in(file);
     std::deque<std::string> lines;
@@ -232,12 +205,6 @@ std::string last_lines(const fs::path& file, std::size_t count) {
     return text;
 }
 
-std::string describe_wait_status(int status) {
-    if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
-    if (WIFSIGNALED(status)) return std::string("signal ") + strsignal(WTERMSIG(status));
-    return "wait status " + std::to_string(status);
-}
-
 // ---------------------------------------------------------------------------
 // Server processes.
 
@@ -248,91 +215,17 @@ std::string server_binary() {
     return other && *other ? other : FOXGEESE_SERVER_BINARY;
 }
 
-// One foxgeese-server process. The destructor kills and reaps it if it still
-// runs, so no process outlives the test, whatever assertion failed.
-class ServerProcess {
+// One foxgeese-server process (killed and reaped at the end of its scope).
+class ServerProcess : public test::ChildProcess {
   public:
-    ServerProcess() = default;
-    ~ServerProcess() { kill_and_reap(); }
-    ServerProcess(const ServerProcess&) = delete;
-    ServerProcess& operator=(const ServerProcess&) = delete;
-
     // Starts the server with `args`, its stdout and stderr appended to `log`.
     // Returns an error message, or "" on success.
     std::string start(const std::vector<std::string>& args, const fs::path& log) {
         std::vector<std::string> all = {server_binary()};
         all.insert(all.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (std::string& arg : all)
-            argv.push_back(arg.data());
-        argv.push_back(nullptr);
-        const std::string log_path = log.string();
-
-        posix_spawn_file_actions_t files;
-        posix_spawn_file_actions_init(&files);
-        posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&files, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND,
-                                         0644);
-        posix_spawn_file_actions_adddup2(&files, 1, 2);
-        // The server must get default signal handling and an empty signal
-        // mask whatever this process set up (it blocks SIGTERM itself and
-        // waits for it).
-        posix_spawnattr_t attributes;
-        posix_spawnattr_init(&attributes);
-        sigset_t none;
-        sigemptyset(&none);
-        posix_spawnattr_setsigmask(&attributes, &none);
-        sigset_t defaults;
-        sigemptyset(&defaults);
-        for (const int sig : {SIGTERM, SIGINT, SIGPIPE, SIGHUP})
-            sigaddset(&defaults, sig);
-        posix_spawnattr_setsigdefault(&attributes, &defaults);
-        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-
-        pid_t pid = -1;
-        const int rc = posix_spawn(&pid, argv[0], &files, &attributes, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&files);
-        posix_spawnattr_destroy(&attributes);
-        if (rc != 0) return std::string("posix_spawn ") + argv[0] + ": " + std::strerror(rc);
-        pid_ = pid;
-        return "";
+        return ChildProcess::start(all, log.string());
     }
-
-    bool running() const { return pid_ > 0; }
-    pid_t pid() const { return pid_; }
-    void send(int sig) const {
-        if (pid_ > 0) ::kill(pid_, sig);
-    }
-
-    // The wait status once the process has exited (it is reaped then), or
-    // nothing while it still runs after `timeout`.
-    std::optional<int> wait_exit(Clock::duration timeout) {
-        if (pid_ <= 0) return std::nullopt;
-        const auto deadline = Clock::now() + timeout;
-        while (true) {
-            int status = 0;
-            const pid_t done = ::waitpid(pid_, &status, WNOHANG);
-            if (done == pid_) {
-                pid_ = -1;
-                return status;
-            }
-            if (Clock::now() >= deadline) return std::nullopt;
-            // waitpid cannot wait with a timeout; a short poll is the
-            // portable way.
-            std::this_thread::sleep_for(20ms);
-        }
-    }
-
-    void kill_and_reap() {
-        if (pid_ <= 0) return;
-        ::kill(pid_, SIGKILL);
-        int status = 0;
-        ::waitpid(pid_, &status, 0);
-        pid_ = -1;
-    }
-
-  private:
-    pid_t pid_ = -1;
+    void kill_and_reap() { kill_now(); }
 };
 
 // Whether grpc.health.v1.Health/Check says the server as a whole ("") is

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tests/service/service_harness.h"
+#include "tests/support/child_process.h"
 
 #ifndef FOXGEESE_SERVER_BINARY
 #error "FOXGEESE_SERVER_BINARY must name the foxgeese-server executable"
@@ -50,102 +51,22 @@ std::int64_t now_micros() {
 // epochs on some PostgreSQL versions).
 constexpr std::int64_t kClockSlackUs = 1000;
 
-// Two ports nothing listens on right now (both held open until both are
-// picked, so they differ).
-std::vector<int> free_ports(int n) {
-    std::vector<int> sockets;
-    std::vector<int> ports;
-    for (int i = 0; i < n; ++i) {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        if (fd < 0) break;
-        sockets.push_back(fd);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-            ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-            break;
-        }
-        ports.push_back(ntohs(address.sin_port));
-    }
-    for (const int fd : sockets)
-        ::close(fd);
-    return ports;
-}
-
-// One foxgeese-server process, its output in a log file. Killed and reaped
-// when it goes out of scope, whatever assertion failed first.
-class ServerProcess {
+// One foxgeese-server process, its output in a log file (killed and reaped
+// at the end of its scope).
+class ServerProcess : public test::ChildProcess {
   public:
-    ~ServerProcess() { kill_now(); }
-
     // Starts the binary; "" or what went wrong.
     std::string start(const std::vector<std::string>& args, const fs::path& log) {
         std::vector<std::string> all = {FOXGEESE_SERVER_BINARY};
         all.insert(all.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (std::string& arg : all)
-            argv.push_back(arg.data());
-        argv.push_back(nullptr);
-        const std::string log_path = log.string();
-        posix_spawn_file_actions_t files;
-        posix_spawn_file_actions_init(&files);
-        posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_addopen(&files, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND,
-                                         0644);
-        posix_spawn_file_actions_adddup2(&files, 1, 2);
-        // gRPC threads of this process may block signals; the server must
-        // start with an empty mask and default handlers.
-        posix_spawnattr_t attributes;
-        posix_spawnattr_init(&attributes);
-        sigset_t none;
-        sigemptyset(&none);
-        posix_spawnattr_setsigmask(&attributes, &none);
-        sigset_t defaults;
-        sigemptyset(&defaults);
-        for (const int sig : {SIGTERM, SIGINT, SIGPIPE, SIGHUP})
-            sigaddset(&defaults, sig);
-        posix_spawnattr_setsigdefault(&attributes, &defaults);
-        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-        pid_t pid = -1;
-        const int rc = posix_spawn(&pid, argv[0], &files, &attributes, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&files);
-        posix_spawnattr_destroy(&attributes);
-        if (rc != 0) return std::string("posix_spawn ") + argv[0] + ": " + std::strerror(rc);
-        pid_ = pid;
-        return "";
+        return ChildProcess::start(all, log.string());
     }
-
-    // Whether it has exited (and is reaped now).
-    bool exited() {
-        if (pid_ <= 0) return true;
-        int status = 0;
-        if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-            pid_ = -1;
-            return true;
-        }
-        return false;
-    }
-
-    // SIGKILL, then reap: no goodbye to the database or to clients.
-    void kill_now() {
-        if (pid_ <= 0) return;
-        ::kill(pid_, SIGKILL);
-        int status = 0;
-        ::waitpid(pid_, &status, 0);
-        pid_ = -1;
-    }
-
-  private:
-    pid_t pid_ = -1;
 };
 
-// The in-process replica's presence settings. The process keeps the
-// defaults: it refreshes its presence rows every 5 s. The TTL is applied by
-// whichever replica reads presence, so it must exceed every writer's refresh
-// interval, or the process's live seat holders would flicker to "gone"
-// between its refreshes; 8 s leaves a 3 s margin.
+// The in-process replica's presence settings: it re-reads presence every
+// 300 ms. A presence row counts for the TTL of the server that writes it, so
+// the process's rows (its defaults: refreshed every 5 s, counting 20 s) decide
+// when its seat holder shows as gone.
 constexpr auto kPresenceInterval = 300ms;
 constexpr auto kPresenceTtl = 8s;
 // The process's refresh interval and the lifetime it gives its presence rows

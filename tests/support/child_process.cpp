@@ -1,0 +1,121 @@
+#include "tests/support/child_process.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+extern char** environ;
+
+namespace foxgeese::test {
+
+std::string ChildProcess::start(const std::vector<std::string>& args, const std::string& log_path) {
+    std::vector<std::string> all = args;
+    std::vector<char*> argv;
+    for (std::string& arg : all)
+        argv.push_back(arg.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&files, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND,
+                                     0644);
+    posix_spawn_file_actions_adddup2(&files, 1, 2);
+    // gRPC threads of the test may block signals; a server waits for SIGTERM
+    // itself, so it must start with an empty mask and default handlers.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    for (const int sig : {SIGTERM, SIGINT, SIGPIPE, SIGHUP})
+        sigaddset(&defaults, sig);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, argv[0], &files, &attributes, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&files);
+    posix_spawnattr_destroy(&attributes);
+    if (rc != 0) return std::string("posix_spawn ") + argv[0] + ": " + std::strerror(rc);
+    pid_ = pid;
+    return "";
+}
+
+void ChildProcess::send(int sig) const {
+    if (pid_ > 0) ::kill(pid_, sig);
+}
+
+std::optional<int> ChildProcess::wait_exit(std::chrono::steady_clock::duration timeout) {
+    if (pid_ <= 0) return std::nullopt;
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (true) {
+        int status = 0;
+        if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+            pid_ = -1;
+            return status;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+        // waitpid cannot wait with a timeout; a short poll is the portable way.
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+bool ChildProcess::exited() {
+    if (pid_ <= 0) return true;
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return true;
+    }
+    return false;
+}
+
+void ChildProcess::kill_now() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+}
+
+std::vector<int> free_ports(int n) {
+    // All sockets stay open until every port is picked, so the ports differ.
+    std::vector<int> sockets;
+    std::vector<int> ports;
+    for (int i = 0; i < n; ++i) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0) break;
+        sockets.push_back(fd);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+            ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+            break;
+        }
+        ports.push_back(ntohs(address.sin_port));
+    }
+    for (const int fd : sockets)
+        ::close(fd);
+    return ports;
+}
+
+std::string describe_wait_status(int status) {
+    if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return std::string("signal ") + strsignal(WTERMSIG(status));
+    return "wait status " + std::to_string(status);
+}
+
+}  // namespace foxgeese::test
