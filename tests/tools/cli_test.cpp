@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "program_runner.h"
 
 namespace {
 
@@ -26,68 +26,14 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-struct Output {
-    int exit_status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// A temporary file that is removed with this object.
-class TempFile {
-  public:
-    TempFile() {
-        path_ = (std::filesystem::temp_directory_path() / "foxgeese_cli_test_XXXXXX").string();
-        fd_ = mkstemp(path_.data());
-        EXPECT_GE(fd_, 0) << path_;
-    }
-    ~TempFile() {
-        if (fd_ >= 0) close(fd_);
-        unlink(path_.c_str());
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-
-    int fd() const { return fd_; }
-    const std::string& path() const { return path_; }
-
-  private:
-    std::string path_;
-    int fd_ = -1;
-};
+using Output = foxgeese::test::ProgramOutput;
 
 // Runs the built foxgeese binary with `args`, `input` on stdin.
 Output run(const std::vector<std::string>& args, const std::string& input = "") {
-    TempFile in, out, err;
-    { std::ofstream(in.path(), std::ios::binary) << input; }
-    std::vector<std::string> argv_strings = {FOXGEESE_BINARY};
-    argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& s : argv_strings)
-        argv.push_back(s.data());
-    argv.push_back(nullptr);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, in.path().c_str(), O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out.fd(), 1);
-    posix_spawn_file_actions_adddup2(&actions, err.fd(), 2);
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    Output result;
-    EXPECT_EQ(spawned, 0) << "cannot run " << FOXGEESE_BINARY;
-    if (spawned != 0) return result;
-    int status = 0;
-    EXPECT_EQ(waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status)) << "foxgeese did not exit normally";
-    result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = read_file(out.path());
-    result.err = read_file(err.path());
+    std::vector<std::string> argv = {FOXGEESE_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Output result = foxgeese::test::run_program(argv, input);
+    EXPECT_NE(result.exit_status, -1) << "foxgeese did not exit normally";
     return result;
 }
 

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "program_runner.h"
 #include "service/game_server.h"
 #include "storage/migrations.h"
 #include "tests/support/test_database.h"
@@ -42,39 +43,7 @@ constexpr std::string_view kStandardStart = "3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0";
 // The first line of every standard board: ranks are drawn from the top.
 constexpr std::string_view kStandardFiles = "    a   b   c   d   e   f   g\n";
 
-struct Output {
-    int exit_status = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// A file in the temporary directory, removed with this object.
-class ScratchFile {
-  public:
-    ScratchFile() {
-        path_ = (std::filesystem::temp_directory_path() / "foxgeese_client_test_XXXXXX").string();
-        fd_ = mkstemp(path_.data());
-        EXPECT_GE(fd_, 0) << path_;
-    }
-    ~ScratchFile() {
-        if (fd_ >= 0) close(fd_);
-        unlink(path_.c_str());
-    }
-    ScratchFile(const ScratchFile&) = delete;
-    ScratchFile& operator=(const ScratchFile&) = delete;
-
-    int fd() const { return fd_; }
-    const std::string& path() const { return path_; }
-
-  private:
-    std::string path_;
-    int fd_ = -1;
-};
+using Output = foxgeese::test::ProgramOutput;
 
 // The environment of this process without the client's own variables, plus
 // `extra`: a FOXGEESE_TOKEN set where the tests run must not leak in.
@@ -94,48 +63,10 @@ std::vector<std::string> child_environment(const std::map<std::string, std::stri
 // minute so that a session stuck waiting fails the test instead of hanging it.
 Output run(const std::vector<std::string>& args, const std::string& input = "",
            const std::map<std::string, std::string>& env = {}) {
-    ScratchFile in, out, err;
-    { std::ofstream(in.path(), std::ios::binary) << input; }
-    std::vector<std::string> argv_strings = {FOXGEESE_BINARY};
-    argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& s : argv_strings)
-        argv.push_back(s.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> env_strings = child_environment(env);
-    std::vector<char*> envp;
-    for (std::string& s : env_strings)
-        envp.push_back(s.data());
-    envp.push_back(nullptr);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, in.path().c_str(), O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out.fd(), 1);
-    posix_spawn_file_actions_adddup2(&actions, err.fd(), 2);
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    Output result;
-    if (spawned != 0) {
-        ADD_FAILURE() << "cannot run " << FOXGEESE_BINARY;
-        return result;
-    }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    int status = 0;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() > deadline) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            ADD_FAILURE() << "foxgeese did not finish within a minute";
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = slurp(out.path());
-    result.err = slurp(err.path());
-    return result;
+    std::vector<std::string> argv = {FOXGEESE_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const std::vector<std::string> environment = child_environment(env);
+    return foxgeese::test::run_program(argv, input, &environment);
 }
 
 // The "key: value" lines before the first empty line (what scripts parse).
