@@ -246,6 +246,7 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, const cha
     if (!token.ok()) return token.error();
     return guarded<Response>(rpc, [&]() -> ServiceResult<Response> {
         std::optional<ServiceError> error;
+        std::optional<v1::Game> after;
         auto found = store.modify_game(
             id, [&](storage::GameWithLastMove& current, std::vector<std::string>& recorded) {
                 GameRow& g = current.game;
@@ -264,9 +265,9 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, const cha
                 }
                 if (!std::get<0>(decided)) return false;
                 g.updated_us = now;
-                const v1::Game after = game_view(g, current.last_move);
+                after = game_view(g, current.last_move);
                 for (v1::WatchGameResponse& e : events) {
-                    if (e.has_game_ended()) *e.mutable_game_ended()->mutable_game() = after;
+                    if (e.has_game_ended()) *e.mutable_game_ended()->mutable_game() = *after;
                     recorded.push_back(event_bytes(std::move(e), now));
                 }
                 return true;
@@ -274,7 +275,9 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, const cha
         if (!found) return game_not_found(id);
         if (error) return *error;
         Response response;
-        *response.mutable_game() = game_view(found->game, found->last_move);
+        // The view built for the events when the row was written; otherwise
+        // (nothing changed) the row as read.
+        *response.mutable_game() = after ? *after : game_view(found->game, found->last_move);
         return response;
     });
 }
