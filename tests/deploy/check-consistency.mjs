@@ -82,12 +82,12 @@ checks.check("probes use gRPC health on the gRPC container port", () => {
 checks.check("the liveness probe's health service is one the server registers", () => {
   const wanted = server.livenessProbe.grpc.service;
   const sources = fs
-    .readdirSync(path.join(repoRoot, "service"))
+    .readdirSync(path.join(repoRoot, "service"), { recursive: true })
     .filter((f) => f.endsWith(".cpp"))
     .map((f) => fs.readFileSync(path.join(repoRoot, "service", f), "utf8"));
   expect(
     sources.some((text) => text.includes(`"${wanted}"`)),
-    `no "${wanted}" in service/*.cpp: the probe would get NOT_FOUND and restart the pod`,
+    `no "${wanted}" in service/**/*.cpp: the probe would get NOT_FOUND and restart the pod`,
   );
 });
 

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <string>
 
-#include "service/embedded_postgres.h"
+#include "service/runtime/embedded_postgres.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The foxgeese program's client commands against a real server: a GameServer
+// The foxgeese program's client commands against a real server: a Replica
 // runs in this process on the run's throwaway PostgreSQL, and the built
 // foxgeese binary is run as a separate process, as a user or a script would.
 #include <arpa/inet.h>
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "program_runner.h"
-#include "service/game_server.h"
+#include "service/app/replica.h"
 #include "storage/migrations.h"
 #include "tests/support/test_database.h"
 
@@ -121,11 +121,11 @@ class ClientCliTest : public ::testing::Test {
     static void SetUpTestSuite() {
         const std::string url = foxgeese::test::test_database_url();
         foxgeese::storage::apply_migrations(url);
-        foxgeese::service::GameServerOptions options;
+        foxgeese::service::ReplicaOptions options;
         options.database_url = url;
         options.db_pool_size = 4;
         options.drain_timeout = std::chrono::seconds(1);
-        server_ = std::make_unique<foxgeese::service::GameServer>(options);
+        server_ = std::make_unique<foxgeese::service::Replica>(options);
         address_ = "127.0.0.1:" + std::to_string(server_->grpc_port());
     }
 
@@ -165,11 +165,11 @@ class ClientCliTest : public ::testing::Test {
         return client({"move", seat.game_id, notation, "--token", seat.token});
     }
 
-    static std::unique_ptr<foxgeese::service::GameServer> server_;
+    static std::unique_ptr<foxgeese::service::Replica> server_;
     static std::string address_;
 };
 
-std::unique_ptr<foxgeese::service::GameServer> ClientCliTest::server_;
+std::unique_ptr<foxgeese::service::Replica> ClientCliTest::server_;
 std::string ClientCliTest::address_;
 
 TEST_F(ClientCliTest, CreatePrintsKeyValueLinesThenTheBoard) {

@@ -1,0 +1,101 @@
+// foxgeese-server: serves the game API over gRPC. With no database URL it
+// runs its own private PostgreSQL. `foxgeese-server migrate` applies the
+// schema migrations and exits (for a Kubernetes Job).
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <iostream>
+#include <memory>
+
+#include "service/runtime/config.h"
+#include "service/runtime/embedded_postgres.h"
+#include "service/app/replica.h"
+#include "service/runtime/logging.h"
+#include "storage/migrations.h"
+
+using namespace foxgeese::service;
+
+namespace {
+
+// Blocks the stop signals in every thread (threads inherit the mask), so
+// main() can wait for them with sigwait and shut down in order.
+sigset_t block_stop_signals() {
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    return signals;
+}
+
+int run(const ServerConfig& config) {
+    setup_logging(config.log_level, config.log_format);
+    spdlog::info("foxgeese-server starting: {}", describe_config(config));
+
+    std::unique_ptr<EmbeddedPostgres> embedded;
+    std::string url = config.database_url;
+    if (url.empty()) {
+        EmbeddedPostgresOptions options;
+        options.data_dir = config.data_dir;
+        embedded = EmbeddedPostgres::start(options);
+        url = embedded->url();
+        spdlog::info("no database URL given: running an embedded PostgreSQL in {} (socket {})",
+                     embedded->data_dir(), embedded->socket_dir());
+    }
+    if (config.migrate_on_start || config.command == ServerCommand::kMigrate) {
+        const foxgeese::storage::MigrationReport report = foxgeese::storage::apply_migrations(url);
+        spdlog::info("schema at version {} ({} migration(s) applied now)", report.latest_version,
+                     report.applied.size());
+    }
+    if (config.command == ServerCommand::kMigrate) return 0;
+
+    ReplicaOptions options;
+    options.database_url = url;
+    options.listen_address = config.listen_address;
+    options.grpc_port = config.grpc_port;
+    options.http_port = config.http_port;
+    options.cors_origins = config.cors_origins;
+    options.db_pool_size = config.db_pool_size;
+    options.drain_timeout = std::chrono::seconds(config.drain_seconds);
+    Replica server(options);
+    spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
+                 server.grpc_port(), config.listen_address, server.http_port());
+
+    const sigset_t signals = block_stop_signals();
+    int signal = 0;
+    sigwait(&signals, &signal);
+    spdlog::info("{} received: draining calls in flight (up to {} s)",
+                 signal == SIGTERM ? "SIGTERM" : "SIGINT", config.drain_seconds);
+    server.shutdown();
+    if (embedded) embedded->stop();
+    spdlog::info("stopped cleanly");
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Blocked before any thread starts, so no thread takes the signal instead.
+    block_stop_signals();
+    ServerConfig config;
+    try {
+        config = parse_server_config(argc, argv, process_environment());
+    } catch (const ConfigError& e) {
+        std::cerr << "foxgeese-server: " << e.what() << "\nTry 'foxgeese-server --help'.\n";
+        return 2;
+    }
+    if (config.show_help) {
+        std::cout << server_help_text();
+        return 0;
+    }
+    if (config.show_version) {
+        std::cout << server_version_text();
+        return 0;
+    }
+    try {
+        return run(config);
+    } catch (const std::exception& e) {
+        spdlog::critical("foxgeese-server: {}", e.what());
+        return 1;
+    }
+}

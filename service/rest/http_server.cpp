@@ -1,0 +1,718 @@
+#include "service/rest/http_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <cctype>
+#include <condition_variable>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "service/rest/rest_json.h"
+#include "service/rest/rest_routes.h"
+#include "service/rest/rest_watch_stream.h"
+
+namespace foxgeese::service {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+using Clock = std::chrono::steady_clock;
+
+// The metrics label of requests that reach no RPC (unknown routes, malformed
+// HTTP); /healthz, /readyz, /metrics and CORS preflights are not counted.
+constexpr const char* kNoRpc = "none";
+constexpr const char* kJson = "application/json";
+
+bool iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return {};
+    const auto last = text.find_last_not_of(" \t");
+    return text.substr(first, last - first + 1);
+}
+
+// application/json, with any parameters (charset=utf-8).
+bool is_json_media_type(std::string_view content_type) {
+    return iequals(trim(content_type.substr(0, content_type.find(';'))), kJson);
+}
+
+ServiceError transport_error(StatusCode code, const char* reason, std::string message) {
+    return ServiceError{code, reason, std::move(message), {}, ""};
+}
+
+// A finished response plus what metrics need to know about it.
+struct Reply {
+    Response response;
+    std::string rpc;  // metrics label; empty: not counted
+    StatusCode code = StatusCode::kOk;
+};
+
+Reply error_reply(const ServiceError& error, std::string rpc, unsigned version = 11) {
+    Reply reply{Response(static_cast<http::status>(http_status_of(error)), version), std::move(rpc),
+                error.code};
+    Response& res = reply.response;
+    if (res.result_int() == 499) res.reason("Client Closed Request");
+    res.set(http::field::content_type, kJson);
+    if (const auto allow = error.metadata.find("allow"); allow != error.metadata.end())
+        res.set(http::field::allow, allow->second);
+    res.body() = error_to_json(error);
+    return reply;
+}
+
+Reply message_reply(const google::protobuf::Message& message, std::string rpc, unsigned version) {
+    Reply reply{Response(http::status::ok, version), std::move(rpc), StatusCode::kOk};
+    reply.response.set(http::field::content_type, kJson);
+    reply.response.body() = message_to_json(message);
+    return reply;
+}
+
+Reply text_reply(std::string body, std::string_view content_type, unsigned version) {
+    Reply reply{Response(http::status::ok, version), "", StatusCode::kOk};
+    reply.response.set(http::field::content_type, content_type);
+    reply.response.body() = std::move(body);
+    return reply;
+}
+
+// status_code_name() knows the service layer's codes; the transport also
+// answers UNIMPLEMENTED.
+std::string code_label(StatusCode code) {
+    return code == kStatusUnimplemented ? "UNIMPLEMENTED" : status_code_name(code);
+}
+
+bool is_parse_error(const beast::error_code& ec) {
+    return ec.category() == http::make_error_code(http::error::bad_method).category();
+}
+
+}  // namespace
+
+class HttpConnection;
+
+class HttpServerImpl {
+  public:
+    HttpServerImpl(HttpServerOptions options, GameService& logic, WatchHub& hub, Metrics& metrics,
+                   std::function<bool()> ready, std::function<std::string()> metrics_text);
+    ~HttpServerImpl();
+
+    int port() const { return port_; }
+    void shutdown();
+
+    void remove(HttpConnection* session);
+    // The origin to echo in Access-Control-Allow-Origin, if it is allowed.
+    std::optional<std::string> allowed_origin(const Request& request) const;
+
+    const HttpServerOptions options_;
+    GameService& logic_;
+    WatchHub& hub_;
+    Metrics& metrics_;
+    const std::function<bool()> ready_;
+    const std::function<std::string()> metrics_text_;
+    const RestRoutes routes_;
+    std::atomic<bool> stopping_{false};
+
+  private:
+    friend class HttpConnection;
+    void accept();
+    void stop_sessions(bool force);
+    bool wait_for_sessions(Clock::time_point deadline);
+
+    std::mutex mutex_;
+    std::condition_variable sessions_gone_;
+    std::map<HttpConnection*, std::weak_ptr<HttpConnection>> sessions_;
+    std::mutex shutdown_mutex_;
+    bool stopped_ = false;
+
+    // Destroyed in reverse: threads first, then the pool, the acceptor and
+    // finally the io_context, which frees the handlers still queued.
+    net::io_context ioc_;
+    net::executor_work_guard<net::io_context::executor_type> work_guard_;
+    tcp::acceptor acceptor_;
+    net::steady_timer accept_retry_;
+    net::thread_pool workers_;
+    std::vector<std::thread> io_threads_;
+    int port_ = 0;
+};
+
+// One client connection: reads requests one at a time (pipelined ones wait
+// in the buffer), answers each in order, and may turn into a watch stream.
+// Everything runs on the connection's strand except the worker calls.
+class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+  public:
+    HttpConnection(HttpServerImpl& server, tcp::socket socket)
+        : server_(server), stream_(std::move(socket)) {}
+    ~HttpConnection() { server_.remove(this); }
+
+    void start() {
+        net::dispatch(stream_.get_executor(),
+                      [self = shared_from_this()] { self->next_request(); });
+    }
+    // Server shutdown: idle connections close, requests in flight finish
+    // (with Connection: close), watch streams end cleanly. Any thread.
+    void stop() {
+        net::post(stream_.get_executor(), [self = shared_from_this()] { self->on_stop(); });
+    }
+    // The drain time is over. Any thread.
+    void force_close() {
+        net::post(stream_.get_executor(), [self = shared_from_this()] { self->close(); });
+    }
+
+  private:
+    enum class State { kIdle, kReading, kBusy, kWriting, kWatching, kClosed };
+
+    const HttpServerOptions& options() const { return server_.options_; }
+
+    void on_stop() {
+        stopping_ = true;
+        if (state_ == State::kIdle || state_ == State::kClosed) close();
+        if (state_ == State::kWatching && watch_) watch_->finish();
+    }
+
+    void next_request() {
+        if (stopping_) return close();
+        state_ = State::kIdle;
+        if (buffer_.size() > 0) return read_header();  // pipelined
+        // Idle keep-alive time is measured until the first byte arrives; the
+        // request timeout runs from there.
+        stream_.expires_after(options().idle_timeout);
+        stream_.async_read_some(buffer_.prepare(4096),
+                                [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                                    if (ec) return self->close();
+                                    self->buffer_.commit(n);
+                                    self->read_header();
+                                });
+    }
+
+    void read_header() {
+        state_ = State::kReading;
+        parser_.emplace();
+        parser_->header_limit(static_cast<std::uint32_t>(options().max_header_bytes));
+        parser_->body_limit(options().max_body_bytes);
+        stream_.expires_after(options().request_timeout);
+        http::async_read_header(stream_, buffer_, *parser_,
+                                [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                                    self->on_header(ec);
+                                });
+    }
+
+    void on_header(beast::error_code ec) {
+        if (ec) return on_read_error(ec);
+        const auto& header = parser_->get();
+        const bool has_body = header.chunked() || header.has_content_length();
+        if (has_body && iequals(header[http::field::expect], "100-continue")) {
+            // curl and others wait for this before sending a larger body.
+            static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+            net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+                             [self = shared_from_this()](beast::error_code ec2, std::size_t) {
+                                 if (ec2) return self->close();
+                                 self->read_body();
+                             });
+            return;
+        }
+        read_body();
+    }
+
+    void read_body() {
+        http::async_read(stream_, buffer_, *parser_,
+                         [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                             if (ec) return self->on_read_error(ec);
+                             self->stream_.expires_never();
+                             self->received_ = Clock::now();
+                             self->handle(self->parser_->release());
+                         });
+    }
+
+    void on_read_error(beast::error_code ec) {
+        // A client that closes between requests, or after half a request
+        // with no way to answer, simply goes; a timeout already closed the
+        // socket. Everything else is a malformed request: a JSON 4xx, then
+        // close, since the byte stream cannot be trusted to resync.
+        if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+            ec == net::error::operation_aborted || !is_parse_error(ec)) {
+            return close();
+        }
+        received_ = Clock::now();
+        keep_alive_ = false;
+        unread_input_ = true;
+        const ServiceError error = read_error(ec);
+        spdlog::debug("http: {} from {}", error.message, peer());
+        send(error_reply(error, kNoRpc));
+    }
+
+    ServiceError read_error(beast::error_code ec) const {
+        if (ec == http::error::body_limit) {
+            return transport_error(StatusCode::kInvalidArgument, kReasonPayloadTooLarge,
+                                   "the request body is larger than " +
+                                       std::to_string(options().max_body_bytes) + " bytes");
+        }
+        if (ec == http::error::header_limit) {
+            return transport_error(StatusCode::kInvalidArgument, kReasonHeadersTooLarge,
+                                   "the request line and headers are larger than " +
+                                       std::to_string(options().max_header_bytes) + " bytes");
+        }
+        if (ec == http::error::partial_message) {
+            return transport_error(StatusCode::kInvalidArgument, kReasonMalformedRequest,
+                                   "the connection ended in the middle of the request");
+        }
+        return transport_error(StatusCode::kInvalidArgument, kReasonMalformedRequest,
+                               "malformed HTTP request: " + ec.message());
+    }
+
+    void handle(Request request) {
+        state_ = State::kBusy;
+        version_ = request.version();
+        keep_alive_ = request.keep_alive();
+        origin_ = server_.allowed_origin(request);
+
+        if (version_ != 10 && version_ != 11) {
+            version_ = 11;
+            keep_alive_ = false;
+            return send(
+                error_reply(transport_error(StatusCode::kInvalidArgument, kReasonMalformedRequest,
+                                            "only HTTP/1.0 and HTTP/1.1 are served here"),
+                            kNoRpc, version_));
+        }
+        const std::string_view target = request.target();
+        if (target.empty() || target.front() != '/') {
+            return send(
+                error_reply(transport_error(StatusCode::kInvalidArgument, kReasonMalformedRequest,
+                                            "the request target must be a path such as /v1/games"),
+                            kNoRpc, version_));
+        }
+        const auto question = target.find('?');
+        const std::string path(target.substr(0, question));
+        const std::string query(question == std::string_view::npos ? std::string_view()
+                                                                   : target.substr(question + 1));
+        const std::string_view method = request.method_string();
+
+        if (path == "/healthz" || path == "/readyz" || path == "/metrics") {
+            return serve_operational(method, path);
+        }
+        if (request.method() == http::verb::options) {
+            const auto methods = server_.routes_.methods_at(path);
+            if (methods.empty()) return send(error_reply(route_not_found(path), kNoRpc, version_));
+            return send_preflight(methods);
+        }
+
+        auto match = server_.routes_.match(method, path);
+        if (!match.ok()) return send(error_reply(match.error(), kNoRpc, version_));
+        const RestRoute& route = *match.value().route;
+        const std::string rpc = route.method->name();
+        if (route.has_body && !request.body().empty() &&
+            !is_json_media_type(request[http::field::content_type])) {
+            return send(error_reply(
+                transport_error(StatusCode::kInvalidArgument, kReasonUnsupportedMediaType,
+                                "the request body must be application/json"),
+                rpc, version_));
+        }
+        Authorization authorization;
+        if (const auto it = request.find(http::field::authorization); it != request.end())
+            authorization = std::string(it->value());
+
+        if (!route.call) {
+            return start_watch(std::move(match.value()), query, std::move(authorization));
+        }
+        std::string accept_language;
+        if (const auto it = request.find(http::field::accept_language); it != request.end()) {
+            accept_language = std::string(it->value().substr(0, 256));
+        }
+        offload([self = shared_from_this(), match = std::move(match.value()), query,
+                 body = std::move(request.body()), authorization = std::move(authorization),
+                 accept_language = std::move(accept_language), rpc]() {
+            auto built = self->server_.routes_.build_request(match, query, body);
+            if (!built.ok()) return error_reply(built.error(), rpc, self->version_);
+            // ListVariants speaks the browser's language unless asked otherwise.
+            if (auto* variants = dynamic_cast<v1::ListVariantsRequest*>(built.value().get());
+                variants && variants->language().empty()) {
+                variants->set_language(accept_language);
+            }
+            auto outcome = match.route->call(self->server_.logic_, *built.value(), authorization);
+            if (!outcome.ok()) return error_reply(outcome.error(), rpc, self->version_);
+            return message_reply(*outcome.value(), rpc, self->version_);
+        });
+    }
+
+    void serve_operational(std::string_view method, const std::string& path) {
+        if (method == "OPTIONS") return send_preflight({"GET"});
+        if (method != "GET") {
+            ServiceError error =
+                transport_error(kStatusUnimplemented, kReasonMethodNotAllowed,
+                                std::string(method) + " is not served at " + path + "; use GET");
+            error.metadata["allow"] = "GET, OPTIONS";
+            return send(error_reply(error, kNoRpc, version_));
+        }
+        if (path == "/healthz") return send(text_reply("ok", "text/plain", version_));
+        // Readiness and metrics may look at the database: off the io threads.
+        offload([self = shared_from_this(), path]() {
+            const unsigned version = self->version_;
+            if (path == "/metrics") {
+                return text_reply(self->server_.metrics_text_(),
+                                  "text/plain; version=0.0.4; charset=utf-8", version);
+            }
+            if (self->server_.ready_()) return text_reply("ready", "text/plain", version);
+            return error_reply(transport_error(StatusCode::kUnavailable, kReasonNotReady,
+                                               "the server is not ready to serve"),
+                               "", version);
+        });
+    }
+
+    void send_preflight(std::vector<std::string> methods) {
+        methods.push_back("OPTIONS");
+        std::string allow;
+        for (const auto& m : methods)
+            allow += (allow.empty() ? "" : ", ") + m;
+        Reply reply{Response(http::status::no_content, version_), "", StatusCode::kOk};
+        reply.response.set(http::field::allow, allow);
+        if (origin_) {
+            reply.response.set(http::field::access_control_allow_methods, "GET, POST, OPTIONS");
+            reply.response.set(http::field::access_control_allow_headers,
+                               "authorization, content-type");
+            reply.response.set(http::field::access_control_max_age, "600");
+        }
+        send(std::move(reply));
+    }
+
+    // Runs `work` (returning a Reply) on a worker thread, then sends its
+    // reply from the strand.
+    template <class Work>
+    void offload(Work work) {
+        net::post(server_.workers_, [self = shared_from_this(), work = std::move(work)]() mutable {
+            Reply reply;
+            try {
+                reply = work();
+            } catch (const std::exception& e) {
+                spdlog::error("http: request failed: {}", e.what());
+                reply = error_reply(
+                    transport_error(StatusCode::kInternal, "INTERNAL", "internal error"), kNoRpc,
+                    self->version_);
+            }
+            net::post(self->stream_.get_executor(),
+                      [self, reply = std::move(reply)]() mutable { self->send(std::move(reply)); });
+        });
+    }
+
+    void start_watch(RouteMatch match, std::string query, Authorization authorization) {
+        offload_watch([self = shared_from_this(), match = std::move(match),
+                       query = std::move(query), authorization = std::move(authorization)]() {
+            auto built = self->server_.routes_.build_request(match, query, "");
+            if (!built.ok()) return WatchStart{built.error(), nullptr, nullptr};
+            auto sink = std::make_shared<RestWatchStream>(
+                self->stream_, self, self->server_.metrics_, self->options().request_timeout);
+            auto subscribed = self->server_.hub_.subscribe(
+                static_cast<const v1::WatchGameRequest&>(*built.value()), authorization, sink);
+            if (!subscribed.ok()) return WatchStart{subscribed.error(), nullptr, nullptr};
+            return WatchStart{std::nullopt, std::move(sink), std::move(subscribed.value())};
+        });
+    }
+
+    struct WatchStart {
+        std::optional<ServiceError> error;
+        std::shared_ptr<RestWatchStream> sink;
+        std::shared_ptr<WatchHub::Subscription> subscription;
+    };
+
+    template <class Work>
+    void offload_watch(Work work) {
+        net::post(server_.workers_, [self = shared_from_this(), work = std::move(work)]() mutable {
+            WatchStart started;
+            try {
+                started = work();
+            } catch (const std::exception& e) {
+                spdlog::error("http: watch failed to start: {}", e.what());
+                started.error =
+                    transport_error(StatusCode::kInternal, "INTERNAL", "internal error");
+            }
+            net::post(self->stream_.get_executor(), [self, started = std::move(started)]() mutable {
+                self->begin_watch(std::move(started));
+            });
+        });
+    }
+
+    void begin_watch(WatchStart started) {
+        static const std::string kRpc = "WatchGame";
+        if (started.error) return send(error_reply(*started.error, kRpc, version_));
+        if (state_ == State::kClosed) {
+            // Force-closed while subscribing.
+            started.subscription->unsubscribe();
+            return;
+        }
+        record(kRpc, StatusCode::kOk);
+        state_ = State::kWatching;
+        watch_ = started.sink;
+        RestWatchStream::Header header(http::status::ok, version_);
+        header.set(http::field::content_type, "application/x-ndjson");
+        header.set(http::field::cache_control, "no-store");
+        // Proxies such as nginx must pass each line on at once.
+        header.set("X-Accel-Buffering", "no");
+        add_common_headers(header);
+        header.keep_alive(false);
+        header.chunked(true);
+        watch_->start(std::move(started.subscription), std::move(header),
+                      [self = shared_from_this()](bool) {
+                          self->watch_.reset();
+                          self->close();
+                      });
+        if (stopping_ && watch_) watch_->finish();
+    }
+
+    template <class Message>
+    void add_common_headers(Message& message) const {
+        message.set(http::field::server, "foxgeese");
+        if (!server_.options_.cors_allowed_origins.empty())
+            message.set(http::field::vary, "Origin");
+        if (origin_) message.set(http::field::access_control_allow_origin, *origin_);
+    }
+
+    void record(const std::string& rpc, StatusCode code) {
+        if (rpc.empty()) return;
+        server_.metrics_.requests.add({rpc, "http", code_label(code)});
+        const std::chrono::duration<double> took = Clock::now() - received_;
+        server_.metrics_.request_seconds.observe({rpc, "http"}, took.count());
+    }
+
+    void send(Reply reply) {
+        if (state_ == State::kClosed) return;
+        record(reply.rpc, reply.code);
+        state_ = State::kWriting;
+        response_ = std::make_shared<Response>(std::move(reply.response));
+        Response& res = *response_;
+        add_common_headers(res);
+        if (res[http::field::content_type] == kJson)
+            res.set(http::field::cache_control, "no-store");
+        res.keep_alive(keep_alive_ && !stopping_);
+        res.prepare_payload();
+        stream_.expires_after(options().request_timeout);
+        http::async_write(stream_, res,
+                          [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                              const bool keep = self->response_->keep_alive();
+                              self->response_.reset();
+                              if (ec) return self->close();
+                              if (keep) return self->next_request();
+                              beast::error_code ignored;
+                              if (self->unread_input_ || self->buffer_.size() > 0 ||
+                                  self->stream_.socket().available(ignored) > 0)
+                                  return self->linger_close();
+                              self->close();
+                          });
+    }
+
+    // Closes after a response without throwing away what the client is still
+    // sending (a too large body, pipelined requests): closing with unread
+    // input makes the kernel reset the connection, and the client could lose
+    // the response.
+    void linger_close() {
+        state_ = State::kClosed;
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.expires_after(std::chrono::seconds(2));
+        drain(0);
+    }
+
+    void drain(std::size_t total) {
+        stream_.async_read_some(net::buffer(discard_), [self = shared_from_this(), total](
+                                                           beast::error_code ec, std::size_t n) {
+            if (ec || total + n > (1u << 20)) return self->close();
+            self->drain(total + n);
+        });
+    }
+
+    void close() {
+        state_ = State::kClosed;
+        beast::error_code ignored;
+        stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+        stream_.socket().close(ignored);
+    }
+
+    std::string peer() const {
+        beast::error_code ec;
+        const auto endpoint = stream_.socket().remote_endpoint(ec);
+        return ec ? "?" : endpoint.address().to_string();
+    }
+
+    HttpServerImpl& server_;
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    std::shared_ptr<Response> response_;
+    std::shared_ptr<RestWatchStream> watch_;
+    std::array<char, 4096> discard_{};
+    State state_ = State::kIdle;
+    bool stopping_ = false;
+    bool keep_alive_ = true;
+    bool unread_input_ = false;  // a request was not read to its end
+    unsigned version_ = 11;
+    std::optional<std::string> origin_;
+    Clock::time_point received_ = Clock::now();
+};
+
+HttpServerImpl::HttpServerImpl(HttpServerOptions options, GameService& logic, WatchHub& hub,
+                               Metrics& metrics, std::function<bool()> ready,
+                               std::function<std::string()> metrics_text)
+    : options_(std::move(options)),
+      logic_(logic),
+      hub_(hub),
+      metrics_(metrics),
+      ready_(std::move(ready)),
+      metrics_text_(std::move(metrics_text)),
+      work_guard_(net::make_work_guard(ioc_)),
+      acceptor_(net::make_strand(ioc_)),
+      accept_retry_(acceptor_.get_executor()),
+      workers_(static_cast<std::size_t>(std::max(1, options_.worker_threads))) {
+    const std::string where = options_.listen_address + ":" + std::to_string(options_.port);
+    try {
+        tcp::resolver resolver(ioc_);
+        const auto results =
+            resolver.resolve(options_.listen_address, std::to_string(options_.port),
+                             tcp::resolver::passive | tcp::resolver::numeric_service);
+        const tcp::endpoint endpoint = results.begin()->endpoint();
+        acceptor_.open(endpoint.protocol());
+        acceptor_.set_option(net::socket_base::reuse_address(true));
+        acceptor_.bind(endpoint);
+        acceptor_.listen(net::socket_base::max_listen_connections);
+        port_ = acceptor_.local_endpoint().port();
+    } catch (const std::exception& e) {
+        throw std::runtime_error("cannot listen for HTTP on " + where + ": " + e.what());
+    }
+    accept();
+    for (int i = 0; i < std::max(1, options_.io_threads); ++i)
+        io_threads_.emplace_back([this] { ioc_.run(); });
+}
+
+HttpServerImpl::~HttpServerImpl() {
+    shutdown();
+}
+
+void HttpServerImpl::accept() {
+    acceptor_.async_accept(
+        net::make_strand(ioc_), [this](beast::error_code ec, tcp::socket socket) {
+            if (ec == net::error::operation_aborted || stopping_) return;
+            if (ec) {
+                // Out of file descriptors and the like: back off instead of
+                // spinning.
+                spdlog::warn("http: accept failed: {}", ec.message());
+                accept_retry_.expires_after(std::chrono::milliseconds(100));
+                accept_retry_.async_wait([this](beast::error_code wait_ec) {
+                    if (!wait_ec && !stopping_) accept();
+                });
+                return;
+            }
+            beast::error_code ignored;
+            socket.set_option(tcp::no_delay(true), ignored);
+            auto session = std::make_shared<HttpConnection>(*this, std::move(socket));
+            {
+                std::lock_guard lock(mutex_);
+                sessions_[session.get()] = session;
+            }
+            session->start();
+            accept();
+        });
+}
+
+void HttpServerImpl::remove(HttpConnection* session) {
+    std::lock_guard lock(mutex_);
+    sessions_.erase(session);
+    if (sessions_.empty()) sessions_gone_.notify_all();
+}
+
+std::optional<std::string> HttpServerImpl::allowed_origin(const Request& request) const {
+    const auto it = request.find(http::field::origin);
+    if (it == request.end()) return std::nullopt;
+    const std::string origin(it->value());
+    for (const auto& allowed : options_.cors_allowed_origins) {
+        if (allowed == "*" || allowed == origin) return origin;
+    }
+    return std::nullopt;
+}
+
+void HttpServerImpl::stop_sessions(bool force) {
+    std::vector<std::shared_ptr<HttpConnection>> live;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [raw, weak] : sessions_) {
+            if (auto session = weak.lock()) live.push_back(std::move(session));
+        }
+    }
+    for (auto& session : live)
+        force ? session->force_close() : session->stop();
+}
+
+bool HttpServerImpl::wait_for_sessions(Clock::time_point deadline) {
+    std::unique_lock lock(mutex_);
+    return sessions_gone_.wait_until(lock, deadline, [this] { return sessions_.empty(); });
+}
+
+void HttpServerImpl::shutdown() {
+    {
+        std::lock_guard lock(shutdown_mutex_);
+        if (stopped_) return;
+        stopped_ = true;
+    }
+    stopping_ = true;
+    std::promise<void> closed;
+    net::post(acceptor_.get_executor(), [this, &closed] {
+        beast::error_code ignored;
+        acceptor_.close(ignored);
+        accept_retry_.cancel();
+        closed.set_value();
+    });
+    closed.get_future().wait();
+
+    stop_sessions(false);
+    if (!wait_for_sessions(Clock::now() + options_.drain_timeout)) {
+        spdlog::warn("http: requests still running after the drain time; closing them");
+        stop_sessions(true);
+    }
+    // Worker calls finish and post their replies; the io threads still run
+    // to send them (or drop them on closed connections).
+    workers_.join();
+    stop_sessions(true);
+    if (!wait_for_sessions(Clock::now() + std::chrono::seconds(5)))
+        spdlog::warn("http: connections left at shutdown");
+    work_guard_.reset();
+    ioc_.stop();
+    for (auto& thread : io_threads_)
+        thread.join();
+    io_threads_.clear();
+}
+
+HttpServer::HttpServer(HttpServerOptions options, GameService& logic, WatchHub& hub,
+                       Metrics& metrics, std::function<bool()> ready,
+                       std::function<std::string()> metrics_text)
+    : impl_(std::make_unique<HttpServerImpl>(std::move(options), logic, hub, metrics,
+                                             std::move(ready), std::move(metrics_text))) {}
+
+HttpServer::~HttpServer() = default;
+
+int HttpServer::port() const {
+    return impl_->port();
+}
+
+void HttpServer::shutdown() {
+    impl_->shutdown();
+}
+
+}  // namespace foxgeese::service

@@ -1,0 +1,62 @@
+// The REST/JSON side of the server over HTTP/1.1 (Boost.Beast): the API
+// routes of rest_routes.h, NDJSON watch streams, and the operational
+// endpoints /healthz, /readyz and /metrics. Sockets are served by a few io
+// threads; every GameService call, which may block on the database, runs on
+// a separate worker pool so a slow query never stalls other connections.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "service/core/game_service.h"
+#include "service/runtime/metrics.h"
+#include "service/watch/watch_hub.h"
+
+namespace foxgeese::service {
+
+struct HttpServerOptions {
+    std::string listen_address = "127.0.0.1";
+    int port = 0;  // 0: pick a free port (see HttpServer::port)
+    int io_threads = 2;
+    int worker_threads = 8;  // for the blocking GameService calls
+    std::size_t max_body_bytes = 64 * 1024;
+    std::size_t max_header_bytes = 8 * 1024;
+    // A keep-alive connection with no request for this long is closed.
+    std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
+    // The longest a client may take to send one whole request (and to take
+    // one response or watch event off the socket).
+    std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
+    // Origins allowed to call from a browser; "*" allows any.
+    std::vector<std::string> cors_allowed_origins;
+    // How long shutdown() waits for requests in flight before closing them.
+    std::chrono::milliseconds drain_timeout{std::chrono::seconds(20)};
+};
+
+class HttpServerImpl;
+
+class HttpServer {
+  public:
+    // Binds and starts serving; throws std::runtime_error when the address
+    // cannot be bound. `ready` answers /readyz; `metrics_text` is /metrics.
+    HttpServer(HttpServerOptions options, GameService& logic, WatchHub& hub, Metrics& metrics,
+               std::function<bool()> ready, std::function<std::string()> metrics_text);
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
+
+    // The bound port (the chosen one when options.port was 0).
+    int port() const;
+
+    // Stops accepting, closes idle keep-alive connections, ends watch streams
+    // cleanly, lets requests in flight finish (up to drain_timeout), then
+    // stops the threads. Safe to call twice.
+    void shutdown();
+
+  private:
+    std::unique_ptr<HttpServerImpl> impl_;
+};
+
+}  // namespace foxgeese::service

@@ -1,0 +1,136 @@
+#include "service/rest/rest_json.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <stdexcept>
+
+#include "service/core/error_status.h"
+
+namespace foxgeese::service {
+namespace {
+
+// The length of the well-formed UTF-8 sequence at text[i], or 0.
+std::size_t utf8_sequence(std::string_view text, std::size_t i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) return 1;
+    std::size_t extra = 0;
+    std::uint32_t code = 0;
+    if ((c & 0xe0) == 0xc0) {
+        extra = 1;
+        code = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+        extra = 2;
+        code = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+        extra = 3;
+        code = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (i + extra >= text.size()) return 0;
+    for (std::size_t k = 1; k <= extra; ++k) {
+        const auto next = static_cast<unsigned char>(text[i + k]);
+        if ((next & 0xc0) != 0x80) return 0;
+        code = (code << 6) | (next & 0x3f);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+    static constexpr std::uint32_t kSmallest[] = {0, 0x80, 0x800, 0x10000};
+    if (code < kSmallest[extra] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return 0;
+    return extra + 1;
+}
+
+}  // namespace
+
+std::string message_to_json(const google::protobuf::Message& message) {
+    google::protobuf::util::JsonPrintOptions options;
+    options.add_whitespace = false;
+    options.always_print_primitive_fields = true;
+    options.always_print_enums_as_ints = false;
+    options.preserve_proto_field_names = false;
+    std::string out;
+    const auto status = google::protobuf::util::MessageToJsonString(message, &out, options);
+    if (!status.ok()) {
+        throw std::runtime_error("cannot print " + message.GetTypeName() +
+                                 " as JSON: " + std::string(status.message()));
+    }
+    return out;
+}
+
+std::string error_to_json(const ServiceError& error) {
+    // Protobuf refuses strings that are not UTF-8, and messages may quote
+    // what the client sent.
+    ServiceError clean = error;
+    clean.message = coerce_utf8(error.message);
+    clean.reason = coerce_utf8(error.reason);
+    clean.field = coerce_utf8(error.field);
+    for (auto& [key, value] : clean.metadata)
+        value = coerce_utf8(value);
+    const google::rpc::Status status = status_of(clean);
+    try {
+        return message_to_json(status);
+    } catch (const std::exception&) {
+        return R"({"code":13,"message":"internal error","details":[]})";
+    }
+}
+
+bool is_valid_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = utf8_sequence(text, i);
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
+std::string coerce_utf8(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = utf8_sequence(text, i);
+        if (n == 0) {
+            out += "\xEF\xBF\xBD";  // U+FFFD
+            ++i;
+        } else {
+            out.append(text, i, n);
+            i += n;
+        }
+    }
+    return out;
+}
+
+int http_status_of(StatusCode code) {
+    // By gRPC code number, as google.rpc.Code documents the HTTP mapping.
+    static constexpr int kHttp[] = {
+        200,  // OK
+        499,  // CANCELLED
+        500,  // UNKNOWN
+        400,  // INVALID_ARGUMENT
+        504,  // DEADLINE_EXCEEDED
+        404,  // NOT_FOUND
+        409,  // ALREADY_EXISTS
+        403,  // PERMISSION_DENIED
+        429,  // RESOURCE_EXHAUSTED
+        400,  // FAILED_PRECONDITION
+        409,  // ABORTED
+        400,  // OUT_OF_RANGE
+        501,  // UNIMPLEMENTED
+        500,  // INTERNAL
+        503,  // UNAVAILABLE
+        500,  // DATA_LOSS
+        401,  // UNAUTHENTICATED
+    };
+    const int n = static_cast<int>(code);
+    if (n < 0 || n >= static_cast<int>(std::size(kHttp))) return 500;
+    return kHttp[n];
+}
+
+int http_status_of(const ServiceError& error) {
+    const std::string& reason = error.reason;
+    if (reason == kReasonMethodNotAllowed) return 405;
+    if (reason == kReasonPayloadTooLarge) return 413;
+    if (reason == kReasonUnsupportedMediaType) return 415;
+    if (reason == kReasonHeadersTooLarge) return 431;
+    return http_status_of(error.code);
+}
+
+}  // namespace foxgeese::service

@@ -1,0 +1,96 @@
+// The REST mapping of FoxGeeseService, read at start-up from the
+// google.api.http option of every RPC, so REST can never drift from the
+// proto: a route table of (HTTP method, path template), matching of request
+// paths, building request messages from path, query and body, and dispatch
+// to GameService by RPC name.
+#pragma once
+
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "service/core/game_service.h"
+#include "service/core/service_error.h"
+
+namespace foxgeese::service {
+
+using Authorization = std::optional<std::string>;
+
+// Makes an empty request message of one RPC.
+using RestNewRequest = std::function<std::unique_ptr<google::protobuf::Message>()>;
+
+// Calls one unary RPC of GameService with a request of its input type.
+using RestCall = std::function<ServiceResult<std::unique_ptr<google::protobuf::Message>>(
+    GameService& logic, const google::protobuf::Message& request,
+    const Authorization& authorization)>;
+
+// One HTTP binding of an RPC.
+struct RestRoute {
+    // One piece of the path between slashes: a literal, or a variable bound
+    // to a (dotted) request field path.
+    struct Segment {
+        std::string literal;
+        std::vector<const google::protobuf::FieldDescriptor*> field;  // empty for a literal
+    };
+
+    std::string http_method;  // "GET", "POST", ...
+    std::string pattern;      // the template as written in the proto
+    std::vector<Segment> segments;
+    std::string verb;       // the custom verb after ':' ("join"), or empty
+    bool has_body = false;  // body "*": the whole request is the JSON body
+    const google::protobuf::MethodDescriptor* method = nullptr;
+    RestNewRequest new_request;
+    RestCall call;  // empty for server-streaming RPCs (WatchGame)
+};
+
+// A request path matched to a route, with its decoded path variables.
+struct RouteMatch {
+    const RestRoute* route = nullptr;
+    std::vector<std::pair<const RestRoute::Segment*, std::string>> variables;
+};
+
+class RestRoutes {
+  public:
+    // Reads foxgeese.v1.FoxGeeseService. Throws std::logic_error for an RPC
+    // without a google.api.http rule, a rule this server cannot serve
+    // (variables other than single segments, a body other than "*"), or an
+    // RPC missing from the dispatch table: a start-up failure, never a
+    // runtime surprise.
+    RestRoutes();
+
+    // The route for a method and a raw (still percent-encoded) path without
+    // its query. Errors: NOT_FOUND / ROUTE_NOT_FOUND for an unknown path;
+    // UNIMPLEMENTED / METHOD_NOT_ALLOWED (metadata "allow") for a known path
+    // and another method; INVALID_ARGUMENT for bad percent-encoding.
+    ServiceResult<RouteMatch> match(std::string_view http_method, std::string_view path) const;
+
+    // The methods served at a raw path ("GET", "POST"); empty when unknown.
+    std::vector<std::string> methods_at(std::string_view path) const;
+
+    // The request message: JSON body fields (body "*"; empty counts as {}),
+    // then query parameters (routes without a body), then path variables,
+    // which win. Errors are INVALID_ARGUMENT naming the problem.
+    ServiceResult<std::unique_ptr<google::protobuf::Message>> build_request(
+        const RouteMatch& match, std::string_view query, std::string_view body) const;
+
+    const std::vector<RestRoute>& routes() const { return routes_; }
+
+  private:
+    std::vector<RestRoute> routes_;
+};
+
+// NOT_FOUND / ROUTE_NOT_FOUND for a path no route serves.
+ServiceError route_not_found(std::string_view path);
+
+// Percent-decodes a path segment ('+' stays '+') or a query component
+// ('+' becomes a space). nullopt for a '%' not followed by two hex digits.
+std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space);
+
+}  // namespace foxgeese::service

@@ -1,0 +1,82 @@
+// WatchGame over HTTP: a WatchSink that writes every event as one JSON line
+// of a chunked application/x-ndjson response. The hub calls deliver() and
+// close() from its own threads; they only post to the connection's strand,
+// where events are queued and written one chunk each, in order.
+#pragma once
+
+#include <array>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/serializer.hpp>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "service/runtime/metrics.h"
+#include "service/watch/watch_hub.h"
+
+namespace foxgeese::service {
+
+class RestWatchStream : public WatchSink, public std::enable_shared_from_this<RestWatchStream> {
+  public:
+    using Header = boost::beast::http::response<boost::beast::http::empty_body>;
+    // Runs once on the strand when the stream is over; `clean` says the
+    // terminating chunk went out. The connection is to be closed then.
+    using Done = std::function<void(bool clean)>;
+
+    // `stream` is the connection's, kept alive by `owner` until done. A
+    // client that takes no write for `write_timeout`, or lets more than
+    // `max_queued` events pile up, is cut off.
+    RestWatchStream(boost::beast::tcp_stream& stream, std::shared_ptr<void> owner, Metrics& metrics,
+                    std::chrono::milliseconds write_timeout, std::size_t max_queued = 1024);
+
+    // WatchSink; any thread, never blocks.
+    void deliver(const v1::WatchGameResponse& event) override;
+    void close(WatchEnd why) override;
+
+    // On the strand, once subscribe() succeeded: writes `header`, then the
+    // events queued so far and those to come. A client disconnect
+    // unsubscribes.
+    void start(std::shared_ptr<WatchHub::Subscription> subscription, Header header, Done done);
+
+    // On the strand: unsubscribes and ends the response after what is already
+    // queued (the server is shutting down).
+    void finish();
+
+  private:
+    void enqueue(const v1::WatchGameResponse& event);
+    void end_requested();
+    void pump();
+    void on_written(boost::beast::error_code ec, bool last);
+    void watch_for_disconnect();
+    void abort();
+    void complete(bool clean);
+    void unsubscribe();
+
+    boost::beast::tcp_stream& stream_;
+    std::shared_ptr<void> owner_;
+    Metrics& metrics_;
+    const std::chrono::milliseconds write_timeout_;
+    const std::size_t max_queued_;
+    const boost::beast::tcp_stream::executor_type executor_;
+
+    // Everything below is touched only on the strand.
+    std::shared_ptr<WatchHub::Subscription> subscription_;
+    Header header_;
+    std::optional<boost::beast::http::response_serializer<boost::beast::http::empty_body>>
+        serializer_;
+    Done done_callback_;
+    std::deque<std::string> queue_;  // JSON lines not yet written
+    std::string writing_line_;
+    std::array<char, 512> discard_{};
+    bool started_ = false;
+    bool writing_ = false;
+    bool ending_ = false;  // the hub or the server ended the stream: finish after the queue
+    bool done_ = false;
+};
+
+}  // namespace foxgeese::service

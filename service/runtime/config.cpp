@@ -1,0 +1,436 @@
+#include "service/runtime/config.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <map>
+#include <string_view>
+#include <vector>
+
+#include "service/runtime/embedded_postgres.h"
+
+#ifndef FOXGEESE_VERSION
+#define FOXGEESE_VERSION "unknown"
+#endif
+
+namespace foxgeese::service {
+
+namespace {
+
+constexpr std::string_view kRedacted = "REDACTED";
+
+// Where a value came from, for error messages: "--grpc-port" or
+// "environment variable FOXGEESE_GRPC_PORT".
+using Apply = void (*)(ServerConfig&, const std::string& value, const std::string& source);
+
+struct Option {
+    std::string_view flag;
+    std::string_view env;
+    std::string_view value_name;
+    std::string_view help;
+    Apply apply;
+};
+
+[[noreturn]] void bad_value(const std::string& source, const std::string& value,
+                            std::string_view expected) {
+    throw ConfigError(source + ": '" + value + "' " + std::string(expected));
+}
+
+long parse_integer(const std::string& source, const std::string& value, long min, long max,
+                   std::string_view what) {
+    long number = 0;
+    const char* end = value.data() + value.size();
+    const auto [ptr, ec] = std::from_chars(value.data(), end, number);
+    if (value.empty() || ec != std::errc() || ptr != end || number < min || number > max) {
+        bad_value(source, value,
+                  "is not " + std::string(what) + " (" + std::to_string(min) + ".." +
+                      std::to_string(max) + ")");
+    }
+    return number;
+}
+
+std::uint16_t parse_port(const std::string& source, const std::string& value) {
+    return static_cast<std::uint16_t>(parse_integer(source, value, 1, 65535, "a port number"));
+}
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+std::string parse_choice(const std::string& source, const std::string& value,
+                         std::initializer_list<std::string_view> choices) {
+    const std::string canonical = lower(value);
+    std::string list;
+    for (const std::string_view choice : choices) {
+        if (canonical == choice) return canonical;
+        list += (list.empty() ? "" : ", ") + std::string(choice);
+    }
+    bad_value(source, value, "is not one of " + list);
+}
+
+bool parse_bool(const std::string& source, const std::string& value) {
+    const std::string canonical = lower(value);
+    if (canonical == "true" || canonical == "1" || canonical == "yes" || canonical == "on") {
+        return true;
+    }
+    if (canonical == "false" || canonical == "0" || canonical == "no" || canonical == "off") {
+        return false;
+    }
+    bad_value(source, value, "is not a boolean (true or false)");
+}
+
+std::string parse_nonempty(const std::string& source, const std::string& value) {
+    if (value.empty() || std::any_of(value.begin(), value.end(),
+                                     [](unsigned char c) { return std::isspace(c) != 0; })) {
+        bad_value(source, value, "must be non-empty and without spaces");
+    }
+    return value;
+}
+
+const std::array<Option, 11>& options() {
+    static const std::array<Option, 11> kOptions = {{
+        {"--database-url", "DATABASE_URL", "URL",
+         "PostgreSQL URL or key=value string; empty runs the embedded PostgreSQL",
+         [](ServerConfig& c, const std::string& v, const std::string&) { c.database_url = v; }},
+        {"--data-dir", "FOXGEESE_DATA_DIR", "DIR", "where the embedded PostgreSQL keeps its data",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             if (v.empty()) bad_value(source, v, "must not be empty");
+             c.data_dir = v;
+         }},
+        {"--grpc-port", "FOXGEESE_GRPC_PORT", "PORT", "gRPC port (1..65535)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.grpc_port = parse_port(source, v);
+         }},
+        {"--http-port", "FOXGEESE_HTTP_PORT", "PORT", "HTTP/JSON port (1..65535)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.http_port = parse_port(source, v);
+         }},
+        {"--listen-address", "FOXGEESE_LISTEN_ADDRESS", "ADDR", "address both ports listen on",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.listen_address = parse_nonempty(source, v);
+         }},
+        {"--db-pool-size", "FOXGEESE_DB_POOL_SIZE", "N", "database connections (1..256)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.db_pool_size = static_cast<int>(parse_integer(source, v, 1, 256, "a pool size"));
+         }},
+        {"--log-level", "FOXGEESE_LOG_LEVEL", "LEVEL", "trace, debug, info, warn or error",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.log_level = parse_choice(source, v, {"trace", "debug", "info", "warn", "error"});
+         }},
+        {"--log-format", "FOXGEESE_LOG_FORMAT", "FORMAT", "text, or json (one object per line)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.log_format = parse_choice(source, v, {"text", "json"});
+         }},
+        {"--drain-seconds", "FOXGEESE_DRAIN_SECONDS", "N",
+         "on shutdown, seconds to let calls and streams finish (0..600)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.drain_seconds =
+                 static_cast<int>(parse_integer(source, v, 0, 600, "a number of seconds"));
+         }},
+        {"--migrate-on-start", "FOXGEESE_MIGRATE_ON_START", "BOOL",
+         "apply database migrations when serve starts (true or false)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.migrate_on_start = parse_bool(source, v);
+         }},
+        {"--cors-origins", "FOXGEESE_CORS_ORIGINS", "LIST",
+         "origins (comma-separated, or *) whose browser pages may call the HTTP/JSON API",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.cors_origins.clear();
+             std::size_t start = 0;
+             while (start <= v.size()) {
+                 std::size_t end = v.find(',', start);
+                 if (end == std::string::npos) end = v.size();
+                 std::string origin = v.substr(start, end - start);
+                 origin.erase(0, origin.find_first_not_of(' '));
+                 origin.erase(origin.find_last_not_of(' ') + 1);
+                 if (!origin.empty()) {
+                     if (origin != "*" && origin.rfind("http://", 0) != 0 &&
+                         origin.rfind("https://", 0) != 0) {
+                         bad_value(source, v, "lists an origin that is not * or http(s)://host");
+                     }
+                     c.cors_origins.push_back(origin);
+                 }
+                 start = end + 1;
+             }
+         }},
+    }};
+    return kOptions;
+}
+
+std::string default_text(const Option& option) {
+    ServerConfig defaults;
+    defaults.data_dir = EmbeddedPostgres::default_data_dir();
+    const std::string_view flag = option.flag;
+    if (flag == "--database-url") return "(empty: embedded)";
+    if (flag == "--data-dir") return defaults.data_dir;
+    if (flag == "--grpc-port") return std::to_string(defaults.grpc_port);
+    if (flag == "--http-port") return std::to_string(defaults.http_port);
+    if (flag == "--listen-address") return defaults.listen_address;
+    if (flag == "--db-pool-size") return std::to_string(defaults.db_pool_size);
+    if (flag == "--log-level") return defaults.log_level;
+    if (flag == "--log-format") return defaults.log_format;
+    if (flag == "--drain-seconds") return std::to_string(defaults.drain_seconds);
+    if (flag == "--migrate-on-start") return defaults.migrate_on_start ? "true" : "false";
+    if (flag == "--cors-origins") return "(empty: no cross-origin access)";
+    return {};
+}
+
+const Option* find_option(std::string_view flag) {
+    for (const Option& option : options()) {
+        if (option.flag == flag) return &option;
+    }
+    return nullptr;
+}
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+std::string percent_decode(std::string_view text) {
+    std::string decoded;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '%' && i + 2 < text.size() && hex_digit(text[i + 1]) >= 0 &&
+            hex_digit(text[i + 2]) >= 0) {
+            decoded += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
+            i += 2;
+        } else {
+            decoded += text[i];
+        }
+    }
+    return decoded;
+}
+
+bool is_secret_key(std::string_view key) {
+    return lower(percent_decode(key)).find("password") != std::string::npos;
+}
+
+// postgresql://user:password@host/db?password=...&sslpassword=...
+std::string redact_uri(const std::string& url, std::size_t authority_start) {
+    std::string result = url.substr(0, authority_start);
+    std::string_view rest = std::string_view(url).substr(authority_start);
+    // The last '@' ends the user info even when the password holds an unencoded '@'.
+    if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos) {
+        const std::string_view userinfo = rest.substr(0, at);
+        if (const std::size_t colon = userinfo.find(':'); colon != std::string_view::npos) {
+            result += userinfo.substr(0, colon + 1);
+            result += kRedacted;
+            rest = rest.substr(at);
+        }
+    }
+    const std::size_t query = rest.find('?');
+    result += rest.substr(0, query);
+    if (query == std::string_view::npos) return result;
+    result += '?';
+    const std::string_view params = rest.substr(query + 1);
+    for (std::size_t pos = 0;;) {
+        const std::size_t amp = params.find('&', pos);
+        const std::string_view param =
+            params.substr(pos, amp == std::string_view::npos ? amp : amp - pos);
+        const std::size_t eq = param.find('=');
+        if (eq != std::string_view::npos && is_secret_key(param.substr(0, eq))) {
+            result += param.substr(0, eq + 1);
+            result += kRedacted;
+        } else {
+            result += param;
+        }
+        if (amp == std::string_view::npos) break;
+        result += '&';
+        pos = amp + 1;
+    }
+    return result;
+}
+
+// host=/tmp password='it''s' dbname=x: values are bare words or single-quoted
+// with backslash escapes, as libpq reads them.
+std::string redact_keywords(const std::string& text) {
+    std::string result;
+    std::size_t i = 0;
+    const auto is_space = [&](std::size_t at) {
+        return at < text.size() && std::isspace(static_cast<unsigned char>(text[at])) != 0;
+    };
+    while (i < text.size()) {
+        const std::size_t start = i;
+        while (is_space(i))
+            ++i;
+        const std::size_t key_start = i;
+        while (i < text.size() && text[i] != '=' && !is_space(i))
+            ++i;
+        const std::string key = text.substr(key_start, i - key_start);
+        while (is_space(i))
+            ++i;
+        if (i >= text.size() || text[i] != '=') {
+            result += text.substr(start, i - start);
+            continue;
+        }
+        ++i;
+        while (is_space(i))
+            ++i;
+        result += text.substr(start, i - start);
+        const std::size_t value_start = i;
+        if (i < text.size() && text[i] == '\'') {
+            for (++i; i < text.size() && text[i] != '\''; ++i) {
+                if (text[i] == '\\') ++i;
+            }
+            if (i < text.size()) ++i;
+        } else {
+            for (; i < text.size() && !is_space(i); ++i) {
+                if (text[i] == '\\') ++i;
+            }
+        }
+        i = std::min(i, text.size());
+        if (is_secret_key(key)) {
+            result += kRedacted;
+        } else {
+            result += text.substr(value_start, i - value_start);
+        }
+    }
+    return result;
+}
+
+}  // namespace
+
+EnvGetter process_environment() {
+    return [](const std::string& name) -> std::optional<std::string> {
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) return std::nullopt;
+        return std::string(value);
+    };
+}
+
+ServerConfig parse_server_config(int argc, const char* const* argv, const EnvGetter& env) {
+    ServerConfig config;
+    std::map<std::string_view, std::string> flags;
+    std::vector<std::string> positionals;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h") {
+            config.show_help = true;
+            return config;
+        }
+        if (arg == "--version") {
+            config.show_version = true;
+            return config;
+        }
+        if (arg.rfind("-", 0) != 0 || arg == "-") {
+            positionals.push_back(arg);
+            continue;
+        }
+        const std::size_t eq = arg.find('=');
+        const std::string name = arg.substr(0, eq);
+        const Option* option = find_option(name);
+        if (option == nullptr) throw ConfigError("unknown flag '" + name + "' (see --help)");
+        if (eq != std::string::npos) {
+            flags[option->flag] = arg.substr(eq + 1);
+        } else if (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0) {
+            flags[option->flag] = argv[++i];
+        } else {
+            throw ConfigError(name + " needs a value (" + name + " " +
+                              std::string(option->value_name) + " or " + name + "=" +
+                              std::string(option->value_name) + ")");
+        }
+    }
+
+    if (!positionals.empty()) {
+        if (positionals[0] == "serve") {
+            config.command = ServerCommand::kServe;
+        } else if (positionals[0] == "migrate") {
+            config.command = ServerCommand::kMigrate;
+        } else {
+            throw ConfigError("unknown command '" + positionals[0] +
+                              "': expected serve or migrate (see --help)");
+        }
+        if (positionals.size() > 1) {
+            throw ConfigError("unexpected argument '" + positionals[1] + "' after the command '" +
+                              positionals[0] + "'");
+        }
+    }
+
+    config.data_dir = EmbeddedPostgres::default_data_dir();
+    for (const Option& option : options()) {
+        const std::string env_name(option.env);
+        if (const auto flag = flags.find(option.flag); flag != flags.end()) {
+            option.apply(config, flag->second, std::string(option.flag));
+        } else if (const std::optional<std::string> value = env(env_name);
+                   value && !value->empty()) {
+            option.apply(config, *value, "environment variable " + env_name);
+        }
+    }
+    return config;
+}
+
+std::string server_help_text() {
+    std::string text =
+        "usage: foxgeese-server [serve|migrate] [flags]\n"
+        "\n"
+        "Commands:\n"
+        "  serve    run the gRPC and HTTP/JSON server (the default)\n"
+        "  migrate  apply the database migrations and exit\n"
+        "\n"
+        "Flags (--flag=value or --flag value; a flag beats its environment variable,\n"
+        "an empty environment variable counts as unset):\n";
+    for (const Option& option : options()) {
+        text += "  " + std::string(option.flag) + " " + std::string(option.value_name) + "\n";
+        text += "      " + std::string(option.help) + "\n";
+        text += "      env " + std::string(option.env) + ", default " + default_text(option) + "\n";
+    }
+    text +=
+        "  --help     print this text and exit\n"
+        "  --version  print the version and exit\n";
+    return text;
+}
+
+std::string server_version_text() {
+    return std::string("foxgeese-server ") + FOXGEESE_VERSION;
+}
+
+std::string redact_database_url(const std::string& url) {
+    const std::string head = lower(url.substr(0, std::min<std::size_t>(url.size(), 16)));
+    for (const std::string_view scheme : {"postgresql://", "postgres://"}) {
+        if (head.rfind(scheme, 0) == 0) return redact_uri(url, scheme.size());
+    }
+    if (url.find('=') != std::string::npos) return redact_keywords(url);
+    return url;
+}
+
+std::string to_string(ServerCommand command) {
+    return command == ServerCommand::kMigrate ? "migrate" : "serve";
+}
+
+namespace {
+
+// host:port, with IPv6 addresses in brackets.
+std::string endpoint(const std::string& address, int port) {
+    const bool bare_ipv6 = address.find(':') != std::string::npos && address.front() != '[';
+    return (bare_ipv6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
+}
+
+}  // namespace
+
+std::string describe_config(const ServerConfig& config) {
+    std::string text = "command=" + to_string(config.command);
+    if (config.database_url.empty()) {
+        text += " database=embedded data_dir=" + config.data_dir;
+    } else {
+        text += " database_url=" + redact_database_url(config.database_url);
+    }
+    text += " grpc=" + endpoint(config.listen_address, config.grpc_port);
+    text += " http=" + endpoint(config.listen_address, config.http_port);
+    text += " db_pool_size=" + std::to_string(config.db_pool_size);
+    text += " log_level=" + config.log_level + " log_format=" + config.log_format;
+    text += " drain_seconds=" + std::to_string(config.drain_seconds);
+    text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");
+    std::string origins;
+    for (const std::string& o : config.cors_origins)
+        origins += (origins.empty() ? "" : ",") + o;
+    text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
+    return text;
+}
+
+}  // namespace foxgeese::service

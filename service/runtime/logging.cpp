@@ -1,0 +1,218 @@
+#include "service/runtime/logging.h"
+
+#include <spdlog/details/log_msg.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <iterator>
+#include <stdexcept>
+#include <string_view>
+
+namespace foxgeese::service {
+
+namespace {
+
+constexpr std::string_view kTextPattern = "%Y-%m-%d %H:%M:%S.%e [%^%l%$] %v";
+
+spdlog::level::level_enum parse_level(const std::string& level) {
+    if (level == "trace") return spdlog::level::trace;
+    if (level == "debug") return spdlog::level::debug;
+    if (level == "info") return spdlog::level::info;
+    if (level == "warn") return spdlog::level::warn;
+    if (level == "error") return spdlog::level::err;
+    throw std::invalid_argument("unknown log level '" + level +
+                                "' (expected trace, debug, info, warn or error)");
+}
+
+std::string_view level_name(spdlog::level::level_enum level) {
+    switch (level) {
+        case spdlog::level::trace:
+            return "trace";
+        case spdlog::level::debug:
+            return "debug";
+        case spdlog::level::info:
+            return "info";
+        case spdlog::level::warn:
+            return "warn";
+        case spdlog::level::err:
+            return "error";
+        case spdlog::level::critical:
+            return "critical";
+        default:
+            return "off";
+    }
+}
+
+void append(spdlog::memory_buf_t& dest, std::string_view text) {
+    dest.append(text.data(), text.data() + text.size());
+}
+
+void append_u_escape(spdlog::memory_buf_t& dest, std::uint32_t unit) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const char escape[6] = {'\\',
+                            'u',
+                            kHex[(unit >> 12) & 0xF],
+                            kHex[(unit >> 8) & 0xF],
+                            kHex[(unit >> 4) & 0xF],
+                            kHex[unit & 0xF]};
+    dest.append(escape, escape + 6);
+}
+
+// The code point of the well-formed UTF-8 sequence at text[i], advancing i;
+// U+FFFD for a byte that does not start one (overlong forms, surrogates and
+// values past U+10FFFF are not well-formed), advancing past that byte only.
+std::uint32_t decode_utf8(std::string_view text, std::size_t& i) {
+    const auto byte = [&](std::size_t at) { return static_cast<std::uint8_t>(text[at]); };
+    const std::uint8_t lead = byte(i);
+    std::size_t length = 0;
+    std::uint32_t code = 0;
+    std::uint32_t min = 0;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2;
+        code = lead & 0x1Fu;
+        min = 0x80;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        code = lead & 0x0Fu;
+        min = 0x800;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        code = lead & 0x07u;
+        min = 0x10000;
+    }
+    if (length == 0 || i + length > text.size()) {
+        ++i;
+        return 0xFFFD;
+    }
+    for (std::size_t k = 1; k < length; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80) {
+            ++i;
+            return 0xFFFD;
+        }
+        code = (code << 6) | (byte(i + k) & 0x3Fu);
+    }
+    if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+        ++i;
+        return 0xFFFD;
+    }
+    i += length;
+    return code;
+}
+
+// A JSON string literal. Everything outside printable ASCII becomes a \u
+// escape, so the line survives any transport and invalid UTF-8 cannot break it.
+void append_json_string(spdlog::memory_buf_t& dest, std::string_view text) {
+    dest.push_back('"');
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<std::uint8_t>(text[i]);
+        if (c >= 0x80) {
+            const std::uint32_t code = decode_utf8(text, i);
+            if (code >= 0x10000) {
+                const std::uint32_t offset = code - 0x10000;
+                append_u_escape(dest, 0xD800 + (offset >> 10));
+                append_u_escape(dest, 0xDC00 + (offset & 0x3FF));
+            } else {
+                append_u_escape(dest, code);
+            }
+            continue;
+        }
+        ++i;
+        switch (c) {
+            case '"':
+                append(dest, "\\\"");
+                break;
+            case '\\':
+                append(dest, "\\\\");
+                break;
+            case '\b':
+                append(dest, "\\b");
+                break;
+            case '\f':
+                append(dest, "\\f");
+                break;
+            case '\n':
+                append(dest, "\\n");
+                break;
+            case '\r':
+                append(dest, "\\r");
+                break;
+            case '\t':
+                append(dest, "\\t");
+                break;
+            default:
+                if (c < 0x20 || c == 0x7F) {
+                    append_u_escape(dest, c);
+                } else {
+                    dest.push_back(static_cast<char>(c));
+                }
+        }
+    }
+    dest.push_back('"');
+}
+
+// RFC 3339 in UTC with milliseconds: 2024-05-01T12:00:00.123Z.
+void append_time(spdlog::memory_buf_t& dest, spdlog::log_clock::time_point time) {
+    using namespace std::chrono;
+    const auto since_epoch = duration_cast<milliseconds>(time.time_since_epoch());
+    auto seconds = duration_cast<std::chrono::seconds>(since_epoch);
+    auto millis = since_epoch - duration_cast<milliseconds>(seconds);
+    if (millis.count() < 0) {  // before 1970: keep the fraction positive
+        seconds -= std::chrono::seconds(1);
+        millis += milliseconds(1000);
+    }
+    const std::time_t t = static_cast<std::time_t>(seconds.count());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    fmt::format_to(std::back_inserter(dest), "\"{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z\"",
+                   tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                   millis.count());
+}
+
+class JsonFormatter final : public spdlog::formatter {
+  public:
+    void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
+        append(dest, "{\"time\":");
+        append_time(dest, msg.time);
+        append(dest, ",\"level\":\"");
+        append(dest, level_name(msg.level));
+        append(dest, "\",\"logger\":");
+        append_json_string(dest, std::string_view(msg.logger_name.data(), msg.logger_name.size()));
+        append(dest, ",\"msg\":");
+        append_json_string(dest, std::string_view(msg.payload.data(), msg.payload.size()));
+        append(dest, "}\n");
+    }
+
+    std::unique_ptr<spdlog::formatter> clone() const override {
+        return std::make_unique<JsonFormatter>();
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<spdlog::formatter> make_json_formatter() {
+    return std::make_unique<JsonFormatter>();
+}
+
+void setup_logging(const std::string& level, const std::string& format) {
+    const spdlog::level::level_enum threshold = parse_level(level);
+    spdlog::sink_ptr sink;
+    if (format == "text") {
+        // Colours only when stderr is a terminal.
+        sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+        sink->set_pattern(std::string(kTextPattern));
+    } else if (format == "json") {
+        sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+        sink->set_formatter(make_json_formatter());
+    } else {
+        throw std::invalid_argument("unknown log format '" + format + "' (expected text or json)");
+    }
+    auto logger = std::make_shared<spdlog::logger>("foxgeese", std::move(sink));
+    logger->set_level(threshold);
+    spdlog::set_default_logger(std::move(logger));
+}
+
+}  // namespace foxgeese::service
