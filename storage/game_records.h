@@ -10,6 +10,20 @@
 
 namespace foxgeese::storage {
 
+// The codes stored in games.state and moves.state (foxgeese.v1.GameState),
+// named so that SQL built in C++ says what it selects.
+namespace game_state {
+inline constexpr int kWaiting = 1;
+inline constexpr int kActive = 2;
+inline constexpr int kFinished = 3;
+}  // namespace game_state
+
+// games.visibility (foxgeese.v1.Visibility).
+namespace visibility {
+inline constexpr int kPrivate = 1;
+inline constexpr int kPublic = 2;
+}  // namespace visibility
+
 struct GameRow {
     std::string game_id;  // canonical lowercase UUID
     std::string variant;
@@ -30,6 +44,11 @@ struct GameRow {
     std::string fox_request_hash;
     std::string geese_request_hash;
     std::string create_request_hash;
+    // Until when a CreateGame / JoinGame retry with the request_id that took
+    // the seat may hand it out again (0: never again). Cleared as soon as the
+    // seat's token is used.
+    std::int64_t fox_retry_until_us = 0;
+    std::int64_t geese_retry_until_us = 0;
     int draw_offered_by = 0;
     std::int64_t created_us = 0;  // microseconds since the Unix epoch
     std::int64_t updated_us = 0;

@@ -7,20 +7,36 @@
 #include <stdexcept>
 
 #include "storage/migrations.h"
+#include "storage/statements.h"
 
 namespace foxgeese::service {
 namespace {
 
+using SteadyClock = std::chrono::steady_clock;
+
 // The gRPC health service name a liveness probe asks for.
 constexpr const char* kLivenessService = "liveness";
 
+// gRPC's own limit on a call's metadata, far above kMaxCallMetadataBytes:
+// gRPC 1.51 answers a call over its limit by also ending the other streams
+// of the same HTTP/2 connection, so the service's own per-call check must be
+// the one that fires. The gateway in front refuses headers above 16 KiB.
+constexpr int kGrpcMetadataLimitBytes = 64 * 1024;
+
+// How long callers may wait for a connection before readiness says no.
+constexpr auto kStarvedPool = std::chrono::milliseconds(1'000);
+// The readiness check's own bound on its database round trips.
+constexpr auto kProbeTimeout = std::chrono::milliseconds(1'500);
+// How often foxgeese_games is recounted.
+constexpr auto kGamesCountInterval = std::chrono::seconds(30);
+
 const char* state_name(int state) {
     switch (state) {
-        case 1:
+        case storage::game_state::kWaiting:
             return "waiting";
-        case 2:
+        case storage::game_state::kActive:
             return "active";
-        case 3:
+        case storage::game_state::kFinished:
             return "finished";
     }
     return "unknown";
@@ -28,43 +44,30 @@ const char* state_name(int state) {
 
 }  // namespace
 
-Replica::Replica(const ReplicaOptions& options) : options_(options) {
-    pool_ =
-        std::make_unique<storage::ConnectionPool>(options.database_url, options.db_pool_size,
-                                                  &storage::PostgresGameStore::prepare_statements);
+Replica::Replica(const ReplicaOptions& options)
+    : options_(options), clock_(options.clock ? *options.clock : system_clock()) {
+    storage::PoolOptions pool;
+    pool.size = options.db_pool_size;
+    pool.query_timeout = options.db_timeout;
+    pool_ = std::make_unique<storage::ConnectionPool>(options.database_url, pool,
+                                                      &storage::prepare_statements);
+    storage::PoolOptions probe;
+    probe.size = 1;
+    probe.acquire_timeout = std::chrono::milliseconds(500);
+    probe.query_timeout = kProbeTimeout;
+    probe_pool_ = std::make_unique<storage::ConnectionPool>(options.database_url, probe,
+                                                            &storage::prepare_statements);
     store_ = std::make_unique<storage::PostgresGameStore>(*pool_);
-    logic_ = std::make_unique<GameService>(*store_, &metrics_);
-    hub_ = std::make_unique<WatchHub>(options.database_url, *store_, options.watch);
-    grpc_service_ = std::make_unique<GrpcGameService>(*logic_, *hub_, metrics_);
-
-    metrics_.add_gauge({"foxgeese_db_pool_connections_in_use",
-                        "Database connections currently lent out by the pool.",
-                        {},
-                        [this] {
-                            return std::vector<std::pair<LabelValues, double>>{
-                                {{}, static_cast<double>(pool_->in_use())}};
-                        }});
-    metrics_.add_gauge(
-        {"foxgeese_db_pool_size", "Size of the database connection pool.", {}, [this] {
-             return std::vector<std::pair<LabelValues, double>>{
-                 {{}, static_cast<double>(pool_->size())}};
-         }});
-    metrics_.add_gauge(
-        {"foxgeese_active_watchers", "Watch streams open on this server.", {}, [this] {
-             return std::vector<std::pair<LabelValues, double>>{
-                 {{}, static_cast<double>(hub_->active_watchers())}};
-         }});
-    metrics_.add_gauge({"foxgeese_games", "Games in the database, by state.", {"state"}, [this] {
-                            std::vector<std::pair<LabelValues, double>> out;
-                            try {
-                                for (const auto& [state, n] : store_->games_by_state()) {
-                                    out.push_back({{state_name(state)}, static_cast<double>(n)});
-                                }
-                            } catch (const std::exception& e) {
-                                spdlog::warn("metrics: games by state: {}", e.what());
-                            }
-                            return out;
-                        }});
+    probe_store_ = std::make_unique<storage::PostgresGameStore>(*probe_pool_);
+    presence_ = std::make_unique<storage::PresenceStore>(*pool_);
+    logic_ = std::make_unique<GameService>(*store_, clock_, &metrics_, options.game);
+    hub_ = std::make_unique<WatchHub>(options.database_url, *store_, *presence_, clock_,
+                                      options.watch);
+    const int workers =
+        options.worker_threads > 0 ? options.worker_threads : 2 * options.db_pool_size;
+    work_ = std::make_unique<WorkQueue>(workers, 4096);
+    grpc_service_ = std::make_unique<GrpcGameService>(*logic_, *hub_, metrics_, *work_);
+    register_gauges();
 
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -73,53 +76,102 @@ Replica::Replica(const ReplicaOptions& options) : options_(options) {
                              grpc::InsecureServerCredentials(), &grpc_port_);
     builder.RegisterService(grpc_service_.get());
     builder.SetMaxReceiveMessageSize(kMaxRequestBytes);
-    // Unary calls block on the database. gRPC refuses a call outright
-    // (RESOURCE_EXHAUSTED) when every thread is busy, so allow enough threads
-    // for calls to wait on the pool instead, which answers UNAVAILABLE only
-    // after its acquire timeout. Watch streams hold no thread while idle.
-    grpc::ResourceQuota quota("foxgeese");
-    quota.SetMaxThreads(std::max(64, options.db_pool_size * 8));
-    builder.SetResourceQuota(quota);
+    builder.AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE, kGrpcMetadataLimitBytes);
     server_ = builder.BuildAndStart();
     if (!server_ || grpc_port_ == 0) {
         throw std::runtime_error("cannot listen for gRPC on " + options.listen_address + ":" +
                                  std::to_string(options.grpc_port));
     }
     hub_->start();
-    HttpServerOptions http;
+    HttpServerOptions http = options.http;
     http.listen_address = options.listen_address;
     http.port = options.http_port;
     http.cors_allowed_origins = options.cors_origins;
     http.drain_timeout = options.drain_timeout;
     http_ = std::make_unique<HttpServer>(
-        http, *logic_, *hub_, metrics_, [this] { return ready(); },
+        http, *logic_, *hub_, metrics_, *work_, [this] { return ready(); },
         [this] { return metrics_.render(); });
     check_readiness();
-    readiness_ = std::thread([this] {
-        std::unique_lock lock(stop_mutex_);
-        while (!stopped_) {
-            stop_wake_.wait_for(lock, options_.readiness_interval);
-            if (stopped_) break;
-            lock.unlock();
-            check_readiness();
-            lock.lock();
-        }
-    });
+    readiness_ = std::thread([this] { readiness_loop(); });
 }
 
 Replica::~Replica() {
     shutdown();
 }
 
+void Replica::register_gauges() {
+    using Samples = std::vector<std::pair<LabelValues, double>>;
+    metrics_.add_gauge({"foxgeese_db_pool_connections_in_use",
+                        "Database connections currently lent out by the pool.",
+                        {},
+                        [this] { return Samples{{{}, static_cast<double>(pool_->in_use())}}; }});
+    metrics_.add_gauge({"foxgeese_db_pool_size",
+                        "Size of the database connection pool.",
+                        {},
+                        [this] { return Samples{{{}, static_cast<double>(pool_->size())}}; }});
+    metrics_.add_gauge(
+        {"foxgeese_active_watchers", "Watch streams open on this server.", {}, [this] {
+             return Samples{{{}, static_cast<double>(hub_->active_watchers())}};
+         }});
+    metrics_.add_gauge({"foxgeese_work_queue_length",
+                        "Calls waiting for a worker thread.",
+                        {},
+                        [this] { return Samples{{{}, static_cast<double>(work_->queued())}}; }});
+    metrics_.add_gauge({"foxgeese_games",
+                        "Games in the database, by state (recounted every 30 s).",
+                        {"state"},
+                        [this] {
+                            std::lock_guard lock(games_mutex_);
+                            Samples out;
+                            for (const auto& [state, n] : games_by_state_)
+                                out.push_back({{state_name(state)}, static_cast<double>(n)});
+                            return out;
+                        }});
+}
+
+void Replica::readiness_loop() {
+    std::unique_lock lock(stop_mutex_);
+    while (!stopped_) {
+        stop_wake_.wait_for(lock, options_.readiness_interval);
+        if (stopped_) break;
+        lock.unlock();
+        check_readiness();
+        lock.lock();
+    }
+}
+
 void Replica::check_readiness() {
     bool ready = false;
+    std::string why;
     try {
-        ready = store_->schema_version() >= storage::embedded_migrations().back().version;
+        if (pool_->starved_for() > kStarvedPool) {
+            why = "no database connection came free for over a second";
+        } else if (probe_store_->schema_version() <
+                   storage::embedded_migrations().back().version) {
+            why = "the schema is not migrated";
+        } else {
+            // A read alone would pass while commits hang (a synchronous
+            // standby gone, a full disk): commit something.
+            probe_store_->commit_probe();
+            ready = true;
+        }
+        if (ready && SteadyClock::now() - games_counted_ > kGamesCountInterval) {
+            auto counts = probe_store_->games_by_state();
+            std::lock_guard lock(games_mutex_);
+            games_by_state_ = std::move(counts);
+            games_counted_ = SteadyClock::now();
+        }
     } catch (const std::exception& e) {
-        spdlog::warn("readiness: database check failed: {}", e.what());
+        why = std::string("database check failed: ") + e.what();
     }
     const bool was = ready_.exchange(ready);
-    if (was != ready) spdlog::info("readiness: {}", ready ? "ready" : "not ready");
+    if (was != ready) {
+        if (ready) {
+            spdlog::info("readiness: ready");
+        } else {
+            spdlog::warn("readiness: not ready: {}", why);
+        }
+    }
     std::lock_guard lock(stop_mutex_);
     // gRPC health mirrors readiness (not after shutdown began); the
     // "liveness" service only says the process answers.
@@ -141,11 +193,34 @@ void Replica::shutdown() {
     if (readiness_.joinable()) readiness_.join();
     ready_ = false;
     // Watch streams end first (they would otherwise hold the drain to its
-    // deadline); calls in flight on both transports get the drain time.
+    // deadline); calls in flight on both transports share one drain time.
     hub_->stop();
-    http_->shutdown();
+    const auto deadline = SteadyClock::now() + options_.drain_timeout;
+    // At the deadline, database calls still running are cancelled, so that
+    // calls stuck on a database that stopped answering end now.
+    std::mutex drained_mutex;
+    std::condition_variable drained_wake;
+    bool drained = false;
+    std::thread guard([&] {
+        std::unique_lock lock(drained_mutex);
+        if (!drained_wake.wait_until(lock, deadline, [&] { return drained; })) {
+            spdlog::warn("drain time over: cancelling the database calls still running");
+            pool_->close();
+        }
+    });
+    std::thread http_stop([this] { http_->shutdown(); });
     server_->Shutdown(std::chrono::system_clock::now() + options_.drain_timeout);
+    http_stop.join();
+    work_->stop();
+    {
+        std::lock_guard lock(drained_mutex);
+        drained = true;
+    }
+    drained_wake.notify_all();
+    guard.join();
     server_->Wait();
+    pool_->close();
+    probe_pool_->close();
 }
 
 }  // namespace foxgeese::service

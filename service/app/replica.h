@@ -1,6 +1,7 @@
-// One running server: the database pool, the game store and logic, and the
-// gRPC server with health and reflection. main() runs one; tests run several
-// in one process, each on its own port.
+// One replica of the stateless service: the database pool, the stores, the
+// game service, the watch hub, the work queue and both transports (gRPC with
+// health and reflection, REST/JSON). main() runs one; tests run several in
+// one process, each on its own ports.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -14,13 +15,16 @@
 #include <thread>
 #include <vector>
 
+#include "service/core/clock.h"
 #include "service/core/game_service.h"
 #include "service/grpc/grpc_game_service.h"
 #include "service/rest/http_server.h"
 #include "service/runtime/metrics.h"
+#include "service/runtime/work_queue.h"
 #include "service/watch/watch_hub.h"
 #include "storage/connection_pool.h"
 #include "storage/postgres_game_store.h"
+#include "storage/presence_store.h"
 
 namespace foxgeese::service {
 
@@ -31,10 +35,19 @@ struct ReplicaOptions {
     int http_port = 0;  // 0: pick a free port (see Replica::http_port)
     std::vector<std::string> cors_origins;
     int db_pool_size = 8;
+    // The longest one database call may take (see storage::PoolOptions).
+    std::chrono::milliseconds db_timeout{5'000};
+    // Threads for calls that block on the database (0: twice the pool).
+    int worker_threads = 0;
     std::chrono::seconds drain_timeout{20};
     WatchHubOptions watch;
-    // How often readiness (database reachable, schema current) is re-checked.
-    std::chrono::milliseconds readiness_interval{2'000};
+    GameServiceOptions game;
+    HttpServerOptions http;  // its address, port, origins and drain are set from the above
+    // How often readiness (commits acknowledged, pool not starved, schema
+    // current) is re-checked.
+    std::chrono::milliseconds readiness_interval{1'000};
+    // The time of day; the system's when null (tests pass their own).
+    Clock* clock = nullptr;
 };
 
 // The largest request message accepted; every request is small.
@@ -42,7 +55,7 @@ constexpr int kMaxRequestBytes = 64 * 1024;
 
 class Replica {
   public:
-    // Builds and starts everything; throws std::runtime_error when the port
+    // Builds and starts everything; throws std::runtime_error when a port
     // cannot be bound.
     explicit Replica(const ReplicaOptions& options);
     ~Replica();
@@ -55,27 +68,45 @@ class Replica {
     Metrics& metrics() { return metrics_; }
     WatchHub& hub() { return *hub_; }
     GameService& logic() { return *logic_; }
-    // Database reachable and every migration applied, as last checked.
+    WorkQueue& work() { return *work_; }
+    Clock& clock() { return clock_; }
+    // Commits acknowledged, the pool not starved and every migration
+    // applied, as last checked.
     bool ready() const { return ready_.load(); }
 
-    // Stops taking calls, lets the ones in flight finish (up to the drain
-    // timeout), then cancels what is left. Safe to call twice.
+    // Stops taking calls, lets the ones in flight finish until the drain
+    // timeout, then cancels the database calls still running so that the
+    // rest end at once. Safe to call twice.
     void shutdown();
 
   private:
     void check_readiness();
+    void readiness_loop();
+    void register_gauges();
 
     ReplicaOptions options_;
+    Clock& clock_;
     Metrics metrics_;
     std::unique_ptr<storage::ConnectionPool> pool_;
+    // Readiness has a connection of its own: a starved pool must not hide
+    // behind its own starvation.
+    std::unique_ptr<storage::ConnectionPool> probe_pool_;
     std::unique_ptr<storage::PostgresGameStore> store_;
+    std::unique_ptr<storage::PostgresGameStore> probe_store_;
+    std::unique_ptr<storage::PresenceStore> presence_;
     std::unique_ptr<GameService> logic_;
     std::unique_ptr<WatchHub> hub_;
+    std::unique_ptr<WorkQueue> work_;
     std::unique_ptr<GrpcGameService> grpc_service_;
     std::unique_ptr<HttpServer> http_;
     std::unique_ptr<grpc::Server> server_;
     int grpc_port_ = 0;
     std::atomic<bool> ready_{false};
+    // foxgeese_games{state}, counted by the readiness thread now and then so
+    // that a scrape never waits on the database.
+    mutable std::mutex games_mutex_;
+    std::vector<std::pair<int, std::int64_t>> games_by_state_;
+    std::chrono::steady_clock::time_point games_counted_{};
     std::mutex stop_mutex_;
     std::condition_variable stop_wake_;
     bool stopped_ = false;

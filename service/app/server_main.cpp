@@ -1,9 +1,11 @@
-// foxgeese-server: serves the game API over gRPC. With no database URL it
-// runs its own private PostgreSQL. `foxgeese-server migrate` applies the
-// schema migrations and exits (for a Kubernetes Job).
+// foxgeese-server: serves the game API over gRPC and REST/JSON, with health,
+// readiness and metrics endpoints. With no database URL it runs its own
+// private PostgreSQL. `foxgeese-server migrate` applies the schema migrations
+// and exits (for a Kubernetes Job).
 #include <spdlog/spdlog.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -56,6 +58,7 @@ int run(const ServerConfig& config) {
     options.http_port = config.http_port;
     options.cors_origins = config.cors_origins;
     options.db_pool_size = config.db_pool_size;
+    options.db_timeout = std::chrono::milliseconds(config.db_timeout_ms);
     options.drain_timeout = std::chrono::seconds(config.drain_seconds);
     Replica server(options);
     spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
@@ -77,6 +80,9 @@ int run(const ServerConfig& config) {
 int main(int argc, char** argv) {
     // Blocked before any thread starts, so no thread takes the signal instead.
     block_stop_signals();
+    // libpq waits for a connection without end by default; an unreachable
+    // database must fail a connect in seconds (a URL's connect_timeout wins).
+    setenv("PGCONNECT_TIMEOUT", "5", /*overwrite=*/0);
     ServerConfig config;
     try {
         config = parse_server_config(argc, argv, process_environment());

@@ -1,7 +1,6 @@
 #include "service/core/game_views.h"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 #include <vector>
 
@@ -52,12 +51,6 @@ int end_reason_number(EndReason reason) {
             return v1::END_REASON_FIFTY_MOVE_RULE;
     }
     return v1::END_REASON_UNSPECIFIED;
-}
-
-std::int64_t now_us() {
-    return std::chrono::duration_cast<std::chrono::microseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 void set_timestamp(std::int64_t us, google::protobuf::Timestamp* out) {
@@ -113,7 +106,7 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
     g.set_geese_count(pos.geese_count());
     g.set_fox_count(count(pos.foxes()));
     g.set_geese_captured(std::max(0, row.start_geese - pos.geese_count()));
-    if (row.state != v1::GAME_STATE_FINISHED) {
+    if (row.state != storage::game_state::kFinished) {
         if (count_legal_moves(pos) > kMaxListedLegalMoves) {
             g.set_legal_moves_omitted(true);
         } else {

@@ -26,8 +26,7 @@ int side_number(Side side);
 int result_number(Outcome outcome);
 int end_reason_number(EndReason reason);
 
-// Microseconds since the epoch, now.
-std::int64_t now_us();
+// A google.protobuf.Timestamp from microseconds since the epoch.
 void set_timestamp(std::int64_t us, google::protobuf::Timestamp* out);
 
 }  // namespace foxgeese::service

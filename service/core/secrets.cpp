@@ -4,7 +4,12 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <array>
+#include <boost/algorithm/hex.hpp>
+#include <boost/uuid/random_generator.hpp>
+#include <boost/uuid/uuid_io.hpp>
+#include <iterator>
 #include <stdexcept>
 
 namespace foxgeese::service {
@@ -19,28 +24,18 @@ std::array<unsigned char, N> random_bytes() {
     return bytes;
 }
 
-std::string base64url(const unsigned char* data, std::size_t size) {
-    static constexpr char kAlphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    std::string out;
-    std::size_t i = 0;
-    for (; i + 3 <= size; i += 3) {
-        const unsigned v = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
-        out += kAlphabet[(v >> 18) & 63];
-        out += kAlphabet[(v >> 12) & 63];
-        out += kAlphabet[(v >> 6) & 63];
-        out += kAlphabet[v & 63];
-    }
-    if (size - i == 1) {
-        const unsigned v = data[i] << 16;
-        out += kAlphabet[(v >> 18) & 63];
-        out += kAlphabet[(v >> 12) & 63];
-    } else if (size - i == 2) {
-        const unsigned v = (data[i] << 16) | (data[i + 1] << 8);
-        out += kAlphabet[(v >> 18) & 63];
-        out += kAlphabet[(v >> 12) & 63];
-        out += kAlphabet[(v >> 6) & 63];
-    }
+// RFC 4648 base64url without padding: OpenSSL's base64 with the two URL-safe
+// letters swapped in.
+template <std::size_t N>
+std::string base64url(const std::array<unsigned char, N>& data) {
+    std::string out(4 * ((N + 2) / 3) + 1, '\0');
+    const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), data.data(),
+                                        static_cast<int>(N));
+    out.resize(static_cast<std::size_t>(written));
+    while (!out.empty() && out.back() == '=')
+        out.pop_back();
+    std::replace(out.begin(), out.end(), '+', '-');
+    std::replace(out.begin(), out.end(), '/', '_');
     return out;
 }
 
@@ -51,27 +46,17 @@ bool is_hex(char c) {
 }  // namespace
 
 std::string new_seat_token() {
-    const auto bytes = random_bytes<32>();
-    return "fgs_" + base64url(bytes.data(), bytes.size());
+    return "fgs_" + base64url(random_bytes<32>());
 }
 
 std::string new_invite_code() {
-    const auto bytes = random_bytes<12>();
-    return base64url(bytes.data(), bytes.size());
+    return base64url(random_bytes<12>());
 }
 
 std::string new_game_id() {
-    auto b = random_bytes<16>();
-    b[6] = static_cast<unsigned char>((b[6] & 0x0f) | 0x40);  // version 4
-    b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);  // RFC 4122 variant
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string out;
-    for (int i = 0; i < 16; ++i) {
-        if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
-        out += kDigits[b[i] >> 4];
-        out += kDigits[b[i] & 15];
-    }
-    return out;
+    // Boost's generator draws from the operating system's CSPRNG (getrandom).
+    thread_local boost::uuids::random_generator generate;
+    return boost::uuids::to_string(generate());
 }
 
 std::string sha256_hex(std::string_view input) {
@@ -80,12 +65,8 @@ std::string sha256_hex(std::string_view input) {
     if (EVP_Digest(input.data(), input.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
         throw std::runtime_error("SHA-256 failed");
     }
-    static constexpr char kDigits[] = "0123456789abcdef";
     std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += kDigits[digest[i] >> 4];
-        out += kDigits[digest[i] & 15];
-    }
+    boost::algorithm::hex_lower(digest, digest + length, std::back_inserter(out));
     return out;
 }
 
@@ -101,6 +82,13 @@ bool is_uuid(std::string_view text) {
         if (dash ? text[i] != '-' : !is_hex(text[i])) return false;
     }
     return true;
+}
+
+bool is_random_uuid(std::string_view text) {
+    // xxxxxxxx-xxxx-4xxx-Yxxx-xxxxxxxxxxxx with Y one of 8, 9, a, b.
+    if (!is_uuid(text) || text[14] != '4') return false;
+    const char variant = static_cast<char>(text[19] | 0x20);
+    return variant == '8' || variant == '9' || variant == 'a' || variant == 'b';
 }
 
 std::string lowercase(std::string_view text) {

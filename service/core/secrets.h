@@ -1,5 +1,5 @@
-// Seat tokens, invite codes and game ids: random values from OpenSSL's CSPRNG,
-// stored only as SHA-256 digests and compared in constant time.
+// Seat tokens, invite codes and game ids: random values from the system's
+// CSPRNG, stored only as SHA-256 digests and compared in constant time.
 #pragma once
 
 #include <string>
@@ -22,6 +22,9 @@ bool constant_time_equal(std::string_view a, std::string_view b);
 
 // Whether text is a UUID in 8-4-4-4-12 hex form (either case).
 bool is_uuid(std::string_view text);
+// Whether text is a random (version 4, RFC 4122 variant) UUID: not the nil
+// UUID, not a time-based one whose bits a stranger can guess.
+bool is_random_uuid(std::string_view text);
 std::string lowercase(std::string_view text);
 
 // Whether a bearer token is well-formed: only URL-safe base64 characters and

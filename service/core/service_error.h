@@ -90,6 +90,11 @@ inline const char* status_code_name(StatusCode code) {
     return "UNKNOWN";
 }
 
+inline ServiceError make_error(StatusCode code, std::string reason, std::string message,
+                               std::map<std::string, std::string> metadata = {}) {
+    return ServiceError{code, std::move(reason), std::move(message), std::move(metadata), ""};
+}
+
 inline ServiceError invalid_argument(std::string field, std::string message) {
     return ServiceError{
         StatusCode::kInvalidArgument, "INVALID_ARGUMENT", std::move(message), {}, std::move(field)};

@@ -1,110 +1,140 @@
 #include "service/grpc/grpc_game_service.h"
 
+#include <grpcpp/support/proto_buffer_reader.h>
+
+#include <chrono>
+
 #include "service/core/error_status.h"
 #include "service/grpc/grpc_watch_stream.h"
 
 namespace foxgeese::service {
-template <class Response>
-grpc::Status GrpcGameService::reply(const char* method, std::chrono::steady_clock::time_point start,
-                                    ServiceResult<Response> outcome, Response* out) {
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    metrics_.request_seconds.observe({method, "grpc"}, seconds);
-    if (!outcome.ok()) {
-        metrics_.requests.add({method, "grpc", status_code_name(outcome.error().code)});
-        return to_grpc_status(outcome.error());
-    }
-    metrics_.requests.add({method, "grpc", "OK"});
-    *out = std::move(outcome.value());
-    return grpc::Status::OK;
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// A request message from the raw bytes of a call.
+bool parse_request(const grpc::ByteBuffer& bytes, google::protobuf::Message& message) {
+    grpc::ByteBuffer view(bytes);  // shares the slices; the reader consumes the view
+    grpc::ProtoBufferReader reader(&view);
+    return message.ParseFromZeroCopyStream(&reader);
 }
+
+grpc::ByteBuffer serialized(const google::protobuf::Message& message) {
+    const std::string bytes = message.SerializeAsString();
+    grpc::Slice slice(bytes);
+    return grpc::ByteBuffer(&slice, 1);
+}
+
+ServiceError malformed_request(const RpcMethod& method) {
+    return make_error(StatusCode::kInvalidArgument, "MALFORMED_REQUEST",
+                      "the request is not a valid " + method.descriptor->input_type()->full_name() +
+                          " (malformed protobuf, or a string field that is not UTF-8)");
+}
+
+ServiceError server_busy() {
+    return make_error(StatusCode::kUnavailable, "SERVER_BUSY",
+                      "this server has too many calls waiting; retry shortly",
+                      {{"write_outcome", "NOT_APPLIED"}});
+}
+
+}  // namespace
 
 grpc::Status to_grpc_status(const ServiceError& error) {
     return grpc::Status(static_cast<grpc::StatusCode>(error.code), error.message,
                         status_of(error).SerializeAsString());
 }
 
-std::optional<std::string> authorization_of(const grpc::ServerContextBase& context) {
+CallContext call_context_of(const grpc::CallbackServerContext& context) {
+    CallContext call;
     const auto& metadata = context.client_metadata();
-    const auto it = metadata.find("authorization");
-    if (it == metadata.end()) return std::nullopt;
-    return std::string(it->second.data(), it->second.size());
+    for (auto [it, end] = metadata.equal_range("authorization"); it != end; ++it)
+        call.authorization.emplace_back(it->second.data(), it->second.size());
+    if (const auto it = metadata.find("accept-language"); it != metadata.end())
+        call.accept_language.assign(it->second.data(), std::min<std::size_t>(it->second.size(), 256));
+    // gRPC states deadlines on the system clock; budgets run on the steady one.
+    const auto deadline = context.deadline();
+    if (deadline != std::chrono::system_clock::time_point::max()) {
+        call.deadline = SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                           deadline - std::chrono::system_clock::now());
+    }
+    call.cancelled = [&context] { return context.IsCancelled(); };
+    return call;
 }
 
-grpc::Status GrpcGameService::ListVariants(grpc::ServerContext* ctx,
-                                           const v1::ListVariantsRequest* req,
-                                           v1::ListVariantsResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    // Like Accept-Language over HTTP: metadata speaks when the field is empty.
-    v1::ListVariantsRequest request = *req;
-    if (request.language().empty()) {
-        const auto& metadata = ctx->client_metadata();
-        if (const auto it = metadata.find("accept-language"); it != metadata.end()) {
-            request.set_language(
-                std::string(it->second.data(), std::min<std::size_t>(it->second.size(), 256)));
+std::optional<ServiceError> check_metadata_size(const grpc::CallbackServerContext& context) {
+    std::size_t total = 0;
+    for (const auto& [key, value] : context.client_metadata())
+        total += key.size() + value.size() + 32;
+    if (total <= kMaxCallMetadataBytes) return std::nullopt;
+    return make_error(StatusCode::kResourceExhausted, "HEADERS_TOO_LARGE",
+                      "the call's metadata is larger than " +
+                          std::to_string(kMaxCallMetadataBytes) + " bytes");
+}
+
+GrpcGameService::GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics,
+                                 WorkQueue& work)
+    : logic_(logic), hub_(hub), metrics_(metrics), work_(work) {
+    // The handler classes are the ones gRPC's generated code registers raw
+    // methods with; using them directly serves every method from one loop.
+    const auto& methods = rpc_methods();
+    for (std::size_t i = 0; i < methods.size(); ++i) {
+        const RpcMethod& method = methods[i];
+        const int index = static_cast<int>(i);
+        if (method.streaming()) {
+            MarkMethodRawCallback(
+                index,
+                new grpc::internal::CallbackServerStreamingHandler<grpc::ByteBuffer,
+                                                                   grpc::ByteBuffer>(
+                    [this](grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
+                        return start_grpc_watch(context, *request, hub_, metrics_, work_);
+                    }));
+        } else {
+            MarkMethodRawCallback(
+                index, new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
+                           [this, &method](grpc::CallbackServerContext* context,
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) {
+                               return serve_unary(method, context, request, response);
+                           }));
         }
     }
-    return reply("ListVariants", start, logic_.list_variants(request), resp);
 }
 
-grpc::Status GrpcGameService::CreateGame(grpc::ServerContext*, const v1::CreateGameRequest* req,
-                                         v1::CreateGameResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("CreateGame", start, logic_.create_game(*req), resp);
-}
-
-grpc::Status GrpcGameService::JoinGame(grpc::ServerContext*, const v1::JoinGameRequest* req,
-                                       v1::JoinGameResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("JoinGame", start, logic_.join_game(*req), resp);
-}
-
-grpc::Status GrpcGameService::GetGame(grpc::ServerContext*, const v1::GetGameRequest* req,
-                                      v1::GetGameResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("GetGame", start, logic_.get_game(*req), resp);
-}
-
-grpc::Status GrpcGameService::ListGames(grpc::ServerContext*, const v1::ListGamesRequest* req,
-                                        v1::ListGamesResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("ListGames", start, logic_.list_games(*req), resp);
-}
-
-grpc::Status GrpcGameService::MakeMove(grpc::ServerContext* ctx, const v1::MakeMoveRequest* req,
-                                       v1::MakeMoveResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("MakeMove", start, logic_.make_move(*req, authorization_of(*ctx)), resp);
-}
-
-grpc::Status GrpcGameService::ListMoves(grpc::ServerContext*, const v1::ListMovesRequest* req,
-                                        v1::ListMovesResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("ListMoves", start, logic_.list_moves(*req), resp);
-}
-
-grpc::Status GrpcGameService::ResignGame(grpc::ServerContext* ctx, const v1::ResignGameRequest* req,
-                                         v1::ResignGameResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("ResignGame", start, logic_.resign_game(*req, authorization_of(*ctx)), resp);
-}
-
-grpc::Status GrpcGameService::OfferDraw(grpc::ServerContext* ctx, const v1::OfferDrawRequest* req,
-                                        v1::OfferDrawResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("OfferDraw", start, logic_.offer_draw(*req, authorization_of(*ctx)), resp);
-}
-
-grpc::Status GrpcGameService::RespondDraw(grpc::ServerContext* ctx,
-                                          const v1::RespondDrawRequest* req,
-                                          v1::RespondDrawResponse* resp) {
-    const auto start = std::chrono::steady_clock::now();
-    return reply("RespondDraw", start, logic_.respond_draw(*req, authorization_of(*ctx)), resp);
-}
-
-grpc::ServerWriteReactor<grpc::ByteBuffer>* GrpcGameService::WatchGame(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
-    return start_grpc_watch(context, *request, hub_, metrics_);
+grpc::ServerUnaryReactor* GrpcGameService::serve_unary(const RpcMethod& method,
+                                                       grpc::CallbackServerContext* context,
+                                                       const grpc::ByteBuffer* request,
+                                                       grpc::ByteBuffer* response) {
+    const auto start = SteadyClock::now();
+    grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+    auto finish = [this, &method, start, reactor](const ServiceError* error) {
+        const std::chrono::duration<double> took = SteadyClock::now() - start;
+        metrics_.request_seconds.observe({method.name(), "grpc"}, took.count());
+        metrics_.requests.add(
+            {method.name(), "grpc", error ? status_code_name(error->code) : "OK"});
+        reactor->Finish(error ? to_grpc_status(*error) : grpc::Status::OK);
+    };
+    if (auto error = check_metadata_size(*context)) {
+        finish(&*error);
+        return reactor;
+    }
+    std::shared_ptr<google::protobuf::Message> message = method.new_request();
+    if (!parse_request(*request, *message)) {
+        const ServiceError error = malformed_request(method);
+        finish(&error);
+        return reactor;
+    }
+    const bool queued = work_.post([this, &method, context, message, response, finish] {
+        const ServiceResult<MessagePtr> outcome =
+            call_rpc(method, logic_, *message, call_context_of(*context));
+        if (!outcome.ok()) return finish(&outcome.error());
+        *response = serialized(*outcome.value());
+        finish(nullptr);
+    });
+    if (!queued) {
+        const ServiceError error = server_busy();
+        finish(&error);
+    }
+    return reactor;
 }
 
 }  // namespace foxgeese::service

@@ -1,68 +1,53 @@
-// The gRPC face of GameService: unpacks metadata, calls the logic, and turns
-// a ServiceError into a status carrying google.rpc.ErrorInfo (and BadRequest
-// for a field at fault).
+// The gRPC face of the game service. Every method of FoxGeeseService is
+// registered raw (bytes in, bytes out) and served from the RPC table, so the
+// server parses requests itself: a malformed message or a string that is not
+// UTF-8 is INVALID_ARGUMENT with a reason, counted like any other answer.
+// Unary calls run on the shared work queue, never on gRPC's own threads;
+// WatchGame streams are reactors fed by the watch hub.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
 
-#include <chrono>
-#include <optional>
-#include <string>
-
 #include "foxgeese/v1/game_service.grpc.pb.h"
+#include "service/core/call_context.h"
 #include "service/core/game_service.h"
+#include "service/core/rpc_table.h"
 #include "service/runtime/metrics.h"
+#include "service/runtime/work_queue.h"
 #include "service/watch/watch_hub.h"
 
 namespace foxgeese::service {
 
+// The most metadata one call may carry, counted as HTTP/2 does (name, value
+// and 32 bytes per entry). gRPC's own parser is set far higher (see
+// Replica), because in gRPC 1.51 its refusal also ends the other streams of
+// the same connection; this limit fails only the call that broke it.
+constexpr std::size_t kMaxCallMetadataBytes = 8 * 1024;
+
 // The status for an error, with its google.rpc.Status in the details.
 grpc::Status to_grpc_status(const ServiceError& error);
 
-// The first `authorization` metadata value, if any.
-std::optional<std::string> authorization_of(const grpc::ServerContextBase& context);
+// The call's context: every authorization value, Accept-Language, the
+// deadline and whether the client is still there.
+CallContext call_context_of(const grpc::CallbackServerContext& context);
 
-// Unary RPCs run on gRPC's synchronous thread pool; WatchGame is a raw
-// callback (reactor) method: idle streams hold no thread, and events go out
-// as bytes the hub serialized once for all watchers.
-class GrpcGameService
-    : public v1::FoxGeeseService::WithRawCallbackMethod_WatchGame<v1::FoxGeeseService::Service> {
+// HEADERS_TOO_LARGE when the call's metadata is over kMaxCallMetadataBytes.
+std::optional<ServiceError> check_metadata_size(const grpc::CallbackServerContext& context);
+
+class GrpcGameService : public v1::FoxGeeseService::Service {
   public:
-    GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics)
-        : logic_(logic), hub_(hub), metrics_(metrics) {}
-
-    grpc::Status ListVariants(grpc::ServerContext*, const v1::ListVariantsRequest*,
-                              v1::ListVariantsResponse*) override;
-    grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*,
-                            v1::CreateGameResponse*) override;
-    grpc::Status JoinGame(grpc::ServerContext*, const v1::JoinGameRequest*,
-                          v1::JoinGameResponse*) override;
-    grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*,
-                         v1::GetGameResponse*) override;
-    grpc::Status ListGames(grpc::ServerContext*, const v1::ListGamesRequest*,
-                           v1::ListGamesResponse*) override;
-    grpc::Status MakeMove(grpc::ServerContext*, const v1::MakeMoveRequest*,
-                          v1::MakeMoveResponse*) override;
-    grpc::Status ListMoves(grpc::ServerContext*, const v1::ListMovesRequest*,
-                           v1::ListMovesResponse*) override;
-    grpc::Status ResignGame(grpc::ServerContext*, const v1::ResignGameRequest*,
-                            v1::ResignGameResponse*) override;
-    grpc::Status OfferDraw(grpc::ServerContext*, const v1::OfferDrawRequest*,
-                           v1::OfferDrawResponse*) override;
-    grpc::Status RespondDraw(grpc::ServerContext*, const v1::RespondDrawRequest*,
-                             v1::RespondDrawResponse*) override;
-    grpc::ServerWriteReactor<grpc::ByteBuffer>* WatchGame(grpc::CallbackServerContext* context,
-                                                          const grpc::ByteBuffer* request) override;
+    GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics, WorkQueue& work);
 
   private:
-    // Records the call in the metrics and converts the outcome.
-    template <class Response>
-    grpc::Status reply(const char* method, std::chrono::steady_clock::time_point start,
-                       ServiceResult<Response> outcome, Response* out);
+    grpc::ServerUnaryReactor* serve_unary(const RpcMethod& method,
+                                          grpc::CallbackServerContext* context,
+                                          const grpc::ByteBuffer* request,
+                                          grpc::ByteBuffer* response);
 
     GameService& logic_;
     WatchHub& hub_;
     Metrics& metrics_;
+    WorkQueue& work_;
 };
 
 }  // namespace foxgeese::service

@@ -1,7 +1,8 @@
 #include "service/grpc/grpc_watch_stream.h"
 
-#include <grpcpp/impl/codegen/proto_utils.h>
+#include <grpcpp/support/proto_buffer_reader.h>
 
+#include <atomic>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -10,6 +11,8 @@
 
 namespace foxgeese::service {
 namespace {
+
+using SteadyClock = std::chrono::steady_clock;
 
 // A client that does not read gets cut off rather than growing memory.
 constexpr std::size_t kMaxQueuedEvents = 1024;
@@ -31,10 +34,7 @@ class WatchReactor;
 class ReactorSink : public WatchSink {
   public:
     explicit ReactorSink(WatchReactor* reactor) : reactor_(reactor) {}
-    void deliver(const v1::WatchGameResponse& event) override {
-        deliver_event(std::make_shared<const WatchEvent>(event));
-    }
-    void deliver_event(const std::shared_ptr<const WatchEvent>& event) override;
+    void deliver(const std::shared_ptr<const WatchEvent>& event) override;
     void close(WatchEnd why) override;
     void detach() {
         std::lock_guard lock(mutex_);
@@ -49,36 +49,37 @@ class ReactorSink : public WatchSink {
 class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   public:
     WatchReactor(grpc::CallbackServerContext* context, const grpc::ByteBuffer& raw_request,
-                 WatchHub& hub, Metrics& metrics)
-        : metrics_(metrics), sink_(std::make_shared<ReactorSink>(this)) {
-        const auto start = std::chrono::steady_clock::now();
+                 WatchHub& hub, Metrics& metrics, WorkQueue& work)
+        : metrics_(metrics), sink_(std::make_shared<ReactorSink>(this)), start_(SteadyClock::now()) {
         v1::WatchGameRequest request;
-        grpc::ByteBuffer copy(raw_request);
-        const grpc::Status parsed =
-            grpc::GenericDeserialize<grpc::ProtoBufferReader, v1::WatchGameRequest>(&copy,
-                                                                                    &request);
-        if (!parsed.ok()) {
-            metrics_.requests.add({"WatchGame", "grpc", "INVALID_ARGUMENT"});
+        grpc::ByteBuffer view(raw_request);
+        grpc::ProtoBufferReader reader(&view);
+        std::optional<ServiceError> refused = check_metadata_size(*context);
+        if (!refused && !request.ParseFromZeroCopyStream(&reader)) {
+            refused = make_error(StatusCode::kInvalidArgument, "MALFORMED_REQUEST",
+                                 "the request is not a valid foxgeese.v1.WatchGameRequest "
+                                 "(malformed protobuf, or a string field that is not UTF-8)");
+        }
+        if (refused) {
             std::lock_guard lock(mutex_);
-            finish_locked(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                                       "the request is not a WatchGameRequest"));
+            refuse_locked(*refused);
             return;
         }
-        ServiceResult<std::shared_ptr<WatchHub::Subscription>> subscribed =
-            hub.subscribe(request, authorization_of(*context), sink_);
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        metrics_.request_seconds.observe({"WatchGame", "grpc"}, seconds);
-        if (!subscribed.ok()) {
-            metrics_.requests.add({"WatchGame", "grpc", status_code_name(subscribed.error().code)});
+        // The context is only valid until OnDone, which may come first; the
+        // subscribe reads this reactor's own copy of what it needs.
+        CallContext call = call_context_of(*context);
+        call.cancelled = [this] { return cancelled_.load(); };
+        subscribing_ = true;
+        const bool queued = work.post([this, &hub, request, call] {
+            auto subscribed = hub.subscribe(request, call, sink_);
+            subscribed_(std::move(subscribed));
+        });
+        if (!queued) {
             std::lock_guard lock(mutex_);
-            finish_locked(to_grpc_status(subscribed.error()));
-            return;
+            subscribing_ = false;
+            refuse_locked(make_error(StatusCode::kUnavailable, "SERVER_BUSY",
+                                     "this server has too many calls waiting; retry shortly"));
         }
-        metrics_.requests.add({"WatchGame", "grpc", "OK"});
-        std::lock_guard lock(mutex_);
-        subscription_ = subscribed.value();
-        if (done_) subscription_->unsubscribe();
     }
 
     void enqueue(const std::shared_ptr<const WatchEvent>& event) {
@@ -115,6 +116,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     }
 
     void OnCancel() override {
+        cancelled_ = true;
         std::lock_guard lock(mutex_);
         finish_locked(grpc::Status::CANCELLED);
     }
@@ -125,13 +127,47 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
         {
             std::lock_guard lock(mutex_);
             done_ = true;
-            subscription = subscription_;
+            // A subscribe still running finishes the job when it returns.
+            if (subscribing_) return;
+            subscription = std::move(subscription_);
         }
         if (subscription) subscription->unsubscribe();
         delete this;
     }
 
   private:
+    void subscribed_(ServiceResult<std::shared_ptr<WatchHub::Subscription>> outcome) {
+        bool delete_now = false;
+        std::shared_ptr<WatchHub::Subscription> orphan;
+        {
+            std::lock_guard lock(mutex_);
+            subscribing_ = false;
+            if (!outcome.ok()) {
+                refuse_locked(outcome.error());
+            } else {
+                record_locked("OK");
+                subscription_ = outcome.value();
+            }
+            if (done_) {
+                orphan = std::move(subscription_);
+                delete_now = true;
+            }
+        }
+        if (orphan) orphan->unsubscribe();
+        if (delete_now) delete this;
+    }
+
+    void record_locked(const char* code) {
+        const std::chrono::duration<double> took = SteadyClock::now() - start_;
+        metrics_.request_seconds.observe({"WatchGame", "grpc"}, took.count());
+        metrics_.requests.add({"WatchGame", "grpc", code});
+    }
+
+    void refuse_locked(const ServiceError& error) {
+        record_locked(status_code_name(error.code));
+        finish_locked(to_grpc_status(error));
+    }
+
     void write_next_locked() {
         if (writing_ || finishing_) return;
         if (!queue_.empty()) {
@@ -145,7 +181,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     }
 
     void finish_locked(const grpc::Status& status) {
-        if (finishing_) return;
+        if (finishing_ || done_) return;
         finishing_ = true;
         queue_.clear();
         Finish(status);
@@ -153,17 +189,20 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
 
     Metrics& metrics_;
     std::shared_ptr<ReactorSink> sink_;
+    const SteadyClock::time_point start_;
+    std::atomic<bool> cancelled_{false};
     std::mutex mutex_;
     std::deque<std::shared_ptr<const WatchEvent>> queue_;
     grpc::ByteBuffer current_;
     bool writing_ = false;
     bool finishing_ = false;
+    bool subscribing_ = false;
     bool done_ = false;
     std::optional<grpc::Status> pending_finish_;
     std::shared_ptr<WatchHub::Subscription> subscription_;
 };
 
-void ReactorSink::deliver_event(const std::shared_ptr<const WatchEvent>& event) {
+void ReactorSink::deliver(const std::shared_ptr<const WatchEvent>& event) {
     std::lock_guard lock(mutex_);
     if (reactor_) reactor_->enqueue(event);
 }
@@ -177,8 +216,9 @@ void ReactorSink::close(WatchEnd why) {
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(grpc::CallbackServerContext* context,
                                                              const grpc::ByteBuffer& request,
-                                                             WatchHub& hub, Metrics& metrics) {
-    return new WatchReactor(context, request, hub, metrics);
+                                                             WatchHub& hub, Metrics& metrics,
+                                                             WorkQueue& work) {
+    return new WatchReactor(context, request, hub, metrics, work);
 }
 
 }  // namespace foxgeese::service

@@ -12,7 +12,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -23,6 +22,7 @@
 #include <mutex>
 #include <thread>
 
+#include "service/rest/request_checks.h"
 #include "service/rest/rest_json.h"
 #include "service/rest/rest_routes.h"
 #include "service/rest/rest_watch_stream.h"
@@ -36,7 +36,7 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 // The metrics label of requests that reach no RPC (unknown routes, malformed
 // HTTP); /healthz, /readyz, /metrics and CORS preflights are not counted.
@@ -48,18 +48,6 @@ bool iequals(std::string_view a, std::string_view b) {
                return std::tolower(static_cast<unsigned char>(x)) ==
                       std::tolower(static_cast<unsigned char>(y));
            });
-}
-
-std::string_view trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t");
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(" \t");
-    return text.substr(first, last - first + 1);
-}
-
-// application/json, with any parameters (charset=utf-8).
-bool is_json_media_type(std::string_view content_type) {
-    return iequals(trim(content_type.substr(0, content_type.find(';'))), kJson);
 }
 
 ServiceError transport_error(StatusCode code, const char* reason, std::string message) {
@@ -116,7 +104,8 @@ class HttpConnection;
 class HttpServerImpl {
   public:
     HttpServerImpl(HttpServerOptions options, GameService& logic, WatchHub& hub, Metrics& metrics,
-                   std::function<bool()> ready, std::function<std::string()> metrics_text);
+                   WorkQueue& work, std::function<bool()> ready,
+                   std::function<std::string()> metrics_text);
     ~HttpServerImpl();
 
     int port() const { return port_; }
@@ -124,12 +113,13 @@ class HttpServerImpl {
 
     void remove(HttpConnection* session);
     // The origin to echo in Access-Control-Allow-Origin, if it is allowed.
-    std::optional<std::string> allowed_origin(const Request& request) const;
+    std::optional<std::string> allowed_origin(const http::fields& request) const;
 
     const HttpServerOptions options_;
     GameService& logic_;
     WatchHub& hub_;
     Metrics& metrics_;
+    WorkQueue& work_;
     const std::function<bool()> ready_;
     const std::function<std::string()> metrics_text_;
     const RestRoutes routes_;
@@ -139,7 +129,7 @@ class HttpServerImpl {
     friend class HttpConnection;
     void accept();
     void stop_sessions(bool force);
-    bool wait_for_sessions(Clock::time_point deadline);
+    bool wait_for_sessions(SteadyClock::time_point deadline);
 
     std::mutex mutex_;
     std::condition_variable sessions_gone_;
@@ -147,13 +137,12 @@ class HttpServerImpl {
     std::mutex shutdown_mutex_;
     bool stopped_ = false;
 
-    // Destroyed in reverse: threads first, then the pool, the acceptor and
-    // finally the io_context, which frees the handlers still queued.
+    // Destroyed in reverse: threads first, then the acceptor and finally the
+    // io_context, which frees the handlers still queued.
     net::io_context ioc_;
     net::executor_work_guard<net::io_context::executor_type> work_guard_;
     tcp::acceptor acceptor_;
     net::steady_timer accept_retry_;
-    net::thread_pool workers_;
     std::vector<std::thread> io_threads_;
     int port_ = 0;
 };
@@ -222,6 +211,16 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     void on_header(beast::error_code ec) {
         if (ec) return on_read_error(ec);
         const auto& header = parser_->get();
+        if (auto refused = check_request_header(header, header.version())) {
+            // The body is left unread: the connection closes after the answer.
+            received_ = SteadyClock::now();
+            version_ = header.version() == 10 ? 10 : 11;
+            keep_alive_ = false;
+            unread_input_ = true;
+            head_ = header.method() == http::verb::head;
+            origin_ = server_.allowed_origin(header);
+            return send(error_reply(*refused, kNoRpc, version_));
+        }
         const bool has_body = header.chunked() || header.has_content_length();
         if (has_body && iequals(header[http::field::expect], "100-continue")) {
             // curl and others wait for this before sending a larger body.
@@ -241,7 +240,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
                          [self = shared_from_this()](beast::error_code ec, std::size_t) {
                              if (ec) return self->on_read_error(ec);
                              self->stream_.expires_never();
-                             self->received_ = Clock::now();
+                             self->received_ = SteadyClock::now();
                              self->handle(self->parser_->release());
                          });
     }
@@ -255,7 +254,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             ec == net::error::operation_aborted || !is_parse_error(ec)) {
             return close();
         }
-        received_ = Clock::now();
+        received_ = SteadyClock::now();
         keep_alive_ = false;
         unread_input_ = true;
         const ServiceError error = read_error(ec);
@@ -287,6 +286,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         version_ = request.version();
         keep_alive_ = request.keep_alive();
         origin_ = server_.allowed_origin(request);
+        // HEAD is GET without the body (RFC 9110 9.3.2).
+        head_ = request.method() == http::verb::head;
 
         if (version_ != 10 && version_ != 11) {
             version_ = 11;
@@ -307,7 +308,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         const std::string path(target.substr(0, question));
         const std::string query(question == std::string_view::npos ? std::string_view()
                                                                    : target.substr(question + 1));
-        const std::string_view method = request.method_string();
+        const std::string_view method = head_ ? std::string_view("GET") : request.method_string();
 
         if (path == "/healthz" || path == "/readyz" || path == "/metrics") {
             return serve_operational(method, path);
@@ -322,35 +323,34 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         if (!match.ok()) return send(error_reply(match.error(), kNoRpc, version_));
         const RestRoute& route = *match.value().route;
         const std::string rpc = route.method->name();
-        if (route.has_body && !request.body().empty() &&
-            !is_json_media_type(request[http::field::content_type])) {
-            return send(error_reply(
-                transport_error(StatusCode::kInvalidArgument, kReasonUnsupportedMediaType,
-                                "the request body must be application/json"),
-                rpc, version_));
+        if (route.has_body && !request.body().empty()) {
+            if (auto refused = check_json_content_type(request))
+                return send(error_reply(*refused, rpc, version_));
         }
-        Authorization authorization;
-        if (const auto it = request.find(http::field::authorization); it != request.end())
-            authorization = std::string(it->value());
+        CallContext call;
+        for (const auto& field : request) {
+            if (field.name() == http::field::authorization)
+                call.authorization.emplace_back(field.value());
+        }
+        if (const auto it = request.find(http::field::accept_language); it != request.end())
+            call.accept_language = std::string(it->value().substr(0, 256));
 
-        if (!route.call) {
-            return start_watch(std::move(match.value()), query, std::move(authorization));
+        if (route.rpc->streaming()) {
+            if (head_) {
+                ServiceError error = transport_error(
+                    kStatusUnimplemented, kReasonMethodNotAllowed,
+                    "HEAD is not served for a watch stream; use GET");
+                error.metadata["allow"] = "GET, OPTIONS";
+                return send(error_reply(error, rpc, version_));
+            }
+            return start_watch(std::move(match.value()), query, std::move(call));
         }
-        std::string accept_language;
-        if (const auto it = request.find(http::field::accept_language); it != request.end()) {
-            accept_language = std::string(it->value().substr(0, 256));
-        }
-        offload([self = shared_from_this(), match = std::move(match.value()), query,
-                 body = std::move(request.body()), authorization = std::move(authorization),
-                 accept_language = std::move(accept_language), rpc]() {
+        offload(rpc, [self = shared_from_this(), match = std::move(match.value()), query,
+                      body = std::move(request.body()), call = std::move(call), rpc]() {
             auto built = self->server_.routes_.build_request(match, query, body);
             if (!built.ok()) return error_reply(built.error(), rpc, self->version_);
-            // ListVariants speaks the browser's language unless asked otherwise.
-            if (auto* variants = dynamic_cast<v1::ListVariantsRequest*>(built.value().get());
-                variants && variants->language().empty()) {
-                variants->set_language(accept_language);
-            }
-            auto outcome = match.route->call(self->server_.logic_, *built.value(), authorization);
+            auto outcome =
+                call_rpc(*match.route->rpc, self->server_.logic_, *built.value(), call);
             if (!outcome.ok()) return error_reply(outcome.error(), rpc, self->version_);
             return message_reply(*outcome.value(), rpc, self->version_);
         });
@@ -365,19 +365,18 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             error.metadata["allow"] = "GET, OPTIONS";
             return send(error_reply(error, kNoRpc, version_));
         }
+        // All three answer from memory at once, on the io thread: readiness is
+        // kept current by the replica's own checks, so a stalled database or a
+        // full work queue can never make a probe wait.
         if (path == "/healthz") return send(text_reply("ok", "text/plain", version_));
-        // Readiness and metrics may look at the database: off the io threads.
-        offload([self = shared_from_this(), path]() {
-            const unsigned version = self->version_;
-            if (path == "/metrics") {
-                return text_reply(self->server_.metrics_text_(),
-                                  "text/plain; version=0.0.4; charset=utf-8", version);
-            }
-            if (self->server_.ready_()) return text_reply("ready", "text/plain", version);
-            return error_reply(transport_error(StatusCode::kUnavailable, kReasonNotReady,
-                                               "the server is not ready to serve"),
-                               "", version);
-        });
+        if (path == "/metrics") {
+            return send(text_reply(server_.metrics_text_(),
+                                   "text/plain; version=0.0.4; charset=utf-8", version_));
+        }
+        if (server_.ready_()) return send(text_reply("ready", "text/plain", version_));
+        send(error_reply(transport_error(StatusCode::kUnavailable, kReasonNotReady,
+                                         "the server is not ready to serve"),
+                         "", version_));
     }
 
     void send_preflight(std::vector<std::string> methods) {
@@ -396,11 +395,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         send(std::move(reply));
     }
 
-    // Runs `work` (returning a Reply) on a worker thread, then sends its
-    // reply from the strand.
+    // Runs `work` (returning a Reply) on the work queue, then sends its reply
+    // from the strand; a full queue is answered at once.
     template <class Work>
-    void offload(Work work) {
-        net::post(server_.workers_, [self = shared_from_this(), work = std::move(work)]() mutable {
+    void offload(const std::string& rpc, Work work) {
+        const bool queued = server_.work_.post([self = shared_from_this(),
+                                                work = std::move(work)]() mutable {
             Reply reply;
             try {
                 reply = work();
@@ -413,17 +413,26 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             net::post(self->stream_.get_executor(),
                       [self, reply = std::move(reply)]() mutable { self->send(std::move(reply)); });
         });
+        if (!queued) send(error_reply(server_busy(), rpc, version_));
     }
 
-    void start_watch(RouteMatch match, std::string query, Authorization authorization) {
+    static ServiceError server_busy() {
+        ServiceError error = transport_error(StatusCode::kUnavailable, "SERVER_BUSY",
+                                             "this server has too many calls waiting; retry "
+                                             "shortly");
+        error.metadata["write_outcome"] = "NOT_APPLIED";
+        return error;
+    }
+
+    void start_watch(RouteMatch match, std::string query, CallContext call) {
         offload_watch([self = shared_from_this(), match = std::move(match),
-                       query = std::move(query), authorization = std::move(authorization)]() {
+                       query = std::move(query), call = std::move(call)]() {
             auto built = self->server_.routes_.build_request(match, query, "");
             if (!built.ok()) return WatchStart{built.error(), nullptr, nullptr};
             auto sink = std::make_shared<RestWatchStream>(
                 self->stream_, self, self->server_.metrics_, self->options().request_timeout);
             auto subscribed = self->server_.hub_.subscribe(
-                static_cast<const v1::WatchGameRequest&>(*built.value()), authorization, sink);
+                static_cast<const v1::WatchGameRequest&>(*built.value()), call, sink);
             if (!subscribed.ok()) return WatchStart{subscribed.error(), nullptr, nullptr};
             return WatchStart{std::nullopt, std::move(sink), std::move(subscribed.value())};
         });
@@ -437,7 +446,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
     template <class Work>
     void offload_watch(Work work) {
-        net::post(server_.workers_, [self = shared_from_this(), work = std::move(work)]() mutable {
+        const bool queued = server_.work_.post([self = shared_from_this(),
+                                                work = std::move(work)]() mutable {
             WatchStart started;
             try {
                 started = work();
@@ -450,6 +460,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
                 self->begin_watch(std::move(started));
             });
         });
+        if (!queued) send(error_reply(server_busy(), "WatchGame", version_));
     }
 
     void begin_watch(WatchStart started) {
@@ -490,7 +501,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     void record(const std::string& rpc, StatusCode code) {
         if (rpc.empty()) return;
         server_.metrics_.requests.add({rpc, "http", code_label(code)});
-        const std::chrono::duration<double> took = Clock::now() - received_;
+        const std::chrono::duration<double> took = SteadyClock::now() - received_;
         server_.metrics_.request_seconds.observe({rpc, "http"}, took.count());
     }
 
@@ -503,8 +514,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         add_common_headers(res);
         if (res[http::field::content_type] == kJson)
             res.set(http::field::cache_control, "no-store");
-        res.keep_alive(keep_alive_ && !stopping_);
+        res.keep_alive(keep_alive_ && !stopping_ && !server_.stopping_);
         res.prepare_payload();
+        // A HEAD answer has the headers GET's would have, Content-Length
+        // included, and no body.
+        if (head_) res.body().clear();
         stream_.expires_after(options().request_timeout);
         http::async_write(stream_, res,
                           [self = shared_from_this()](beast::error_code ec, std::size_t) {
@@ -564,24 +578,25 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     bool stopping_ = false;
     bool keep_alive_ = true;
     bool unread_input_ = false;  // a request was not read to its end
+    bool head_ = false;          // the request being answered is a HEAD
     unsigned version_ = 11;
     std::optional<std::string> origin_;
-    Clock::time_point received_ = Clock::now();
+    SteadyClock::time_point received_ = SteadyClock::now();
 };
 
 HttpServerImpl::HttpServerImpl(HttpServerOptions options, GameService& logic, WatchHub& hub,
-                               Metrics& metrics, std::function<bool()> ready,
+                               Metrics& metrics, WorkQueue& work, std::function<bool()> ready,
                                std::function<std::string()> metrics_text)
     : options_(std::move(options)),
       logic_(logic),
       hub_(hub),
       metrics_(metrics),
+      work_(work),
       ready_(std::move(ready)),
       metrics_text_(std::move(metrics_text)),
       work_guard_(net::make_work_guard(ioc_)),
       acceptor_(net::make_strand(ioc_)),
-      accept_retry_(acceptor_.get_executor()),
-      workers_(static_cast<std::size_t>(std::max(1, options_.worker_threads))) {
+      accept_retry_(acceptor_.get_executor()) {
     const std::string where = options_.listen_address + ":" + std::to_string(options_.port);
     try {
         tcp::resolver resolver(ioc_);
@@ -638,7 +653,7 @@ void HttpServerImpl::remove(HttpConnection* session) {
     if (sessions_.empty()) sessions_gone_.notify_all();
 }
 
-std::optional<std::string> HttpServerImpl::allowed_origin(const Request& request) const {
+std::optional<std::string> HttpServerImpl::allowed_origin(const http::fields& request) const {
     const auto it = request.find(http::field::origin);
     if (it == request.end()) return std::nullopt;
     const std::string origin(it->value());
@@ -660,7 +675,7 @@ void HttpServerImpl::stop_sessions(bool force) {
         force ? session->force_close() : session->stop();
 }
 
-bool HttpServerImpl::wait_for_sessions(Clock::time_point deadline) {
+bool HttpServerImpl::wait_for_sessions(SteadyClock::time_point deadline) {
     std::unique_lock lock(mutex_);
     return sessions_gone_.wait_until(lock, deadline, [this] { return sessions_.empty(); });
 }
@@ -682,15 +697,14 @@ void HttpServerImpl::shutdown() {
     closed.get_future().wait();
 
     stop_sessions(false);
-    if (!wait_for_sessions(Clock::now() + options_.drain_timeout)) {
+    if (!wait_for_sessions(SteadyClock::now() + options_.drain_timeout)) {
         spdlog::warn("http: requests still running after the drain time; closing them");
         stop_sessions(true);
     }
-    // Worker calls finish and post their replies; the io threads still run
-    // to send them (or drop them on closed connections).
-    workers_.join();
+    // Calls still on the work queue post their replies to closed connections;
+    // the queue itself belongs to the replica, which stops it.
     stop_sessions(true);
-    if (!wait_for_sessions(Clock::now() + std::chrono::seconds(5)))
+    if (!wait_for_sessions(SteadyClock::now() + std::chrono::seconds(5)))
         spdlog::warn("http: connections left at shutdown");
     work_guard_.reset();
     ioc_.stop();
@@ -700,9 +714,9 @@ void HttpServerImpl::shutdown() {
 }
 
 HttpServer::HttpServer(HttpServerOptions options, GameService& logic, WatchHub& hub,
-                       Metrics& metrics, std::function<bool()> ready,
+                       Metrics& metrics, WorkQueue& work, std::function<bool()> ready,
                        std::function<std::string()> metrics_text)
-    : impl_(std::make_unique<HttpServerImpl>(std::move(options), logic, hub, metrics,
+    : impl_(std::make_unique<HttpServerImpl>(std::move(options), logic, hub, metrics, work,
                                              std::move(ready), std::move(metrics_text))) {}
 
 HttpServer::~HttpServer() = default;

@@ -2,7 +2,7 @@
 // routes of rest_routes.h, NDJSON watch streams, and the operational
 // endpoints /healthz, /readyz and /metrics. Sockets are served by a few io
 // threads; every GameService call, which may block on the database, runs on
-// a separate worker pool so a slow query never stalls other connections.
+// the replica's work queue, so a slow query never stalls other connections.
 #pragma once
 
 #include <chrono>
@@ -13,6 +13,7 @@
 
 #include "service/core/game_service.h"
 #include "service/runtime/metrics.h"
+#include "service/runtime/work_queue.h"
 #include "service/watch/watch_hub.h"
 
 namespace foxgeese::service {
@@ -21,7 +22,6 @@ struct HttpServerOptions {
     std::string listen_address = "127.0.0.1";
     int port = 0;  // 0: pick a free port (see HttpServer::port)
     int io_threads = 2;
-    int worker_threads = 8;  // for the blocking GameService calls
     std::size_t max_body_bytes = 64 * 1024;
     std::size_t max_header_bytes = 8 * 1024;
     // A keep-alive connection with no request for this long is closed.
@@ -40,9 +40,11 @@ class HttpServerImpl;
 class HttpServer {
   public:
     // Binds and starts serving; throws std::runtime_error when the address
-    // cannot be bound. `ready` answers /readyz; `metrics_text` is /metrics.
+    // cannot be bound. `ready` answers /readyz and `metrics_text` is
+    // /metrics: both must answer from memory, at once.
     HttpServer(HttpServerOptions options, GameService& logic, WatchHub& hub, Metrics& metrics,
-               std::function<bool()> ready, std::function<std::string()> metrics_text);
+               WorkQueue& work, std::function<bool()> ready,
+               std::function<std::string()> metrics_text);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;

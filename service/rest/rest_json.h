@@ -25,6 +25,7 @@ inline constexpr const char* kReasonPayloadTooLarge = "PAYLOAD_TOO_LARGE";
 inline constexpr const char* kReasonHeadersTooLarge = "HEADERS_TOO_LARGE";
 inline constexpr const char* kReasonUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE";
 inline constexpr const char* kReasonNotReady = "NOT_READY";
+inline constexpr const char* kReasonUnsupportedTransferCoding = "UNSUPPORTED_TRANSFER_CODING";
 
 // A message in the proto3 JSON mapping on one line: lowerCamelCase names,
 // enums by name, Timestamps in RFC 3339, and every primitive field printed

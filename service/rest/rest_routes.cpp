@@ -9,77 +9,15 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "foxgeese/v1/game_service.pb.h"
 #include "google/api/annotations.pb.h"
 #include "service/rest/rest_json.h"
+#include "service/rest/strict_json.h"
 
 namespace foxgeese::service {
 namespace {
 
 namespace pb = google::protobuf;
 using FieldPath = std::vector<const pb::FieldDescriptor*>;
-
-// One RPC: its request type, how to make one, and the GameService call.
-struct Dispatch {
-    const pb::Descriptor* request_type;
-    RestNewRequest new_request;
-    RestCall call;  // empty for a server-streaming RPC
-};
-
-template <class Request>
-RestNewRequest new_request() {
-    return [] { return std::unique_ptr<pb::Message>(std::make_unique<Request>()); };
-}
-
-template <class Response>
-ServiceResult<std::unique_ptr<pb::Message>> boxed(ServiceResult<Response> outcome) {
-    if (!outcome.ok()) return outcome.error();
-    return std::unique_ptr<pb::Message>(std::make_unique<Response>(std::move(outcome.value())));
-}
-
-template <class Request, class Response>
-Dispatch unary(ServiceResult<Response> (GameService::*method)(const Request&)) {
-    return {Request::descriptor(), new_request<Request>(),
-            [method](GameService& logic, const pb::Message& request, const Authorization&) {
-                return boxed((logic.*method)(static_cast<const Request&>(request)));
-            }};
-}
-
-template <class Request, class Response>
-Dispatch unary(ServiceResult<Response> (GameService::*method)(const Request&,
-                                                              const Authorization&)) {
-    return {Request::descriptor(), new_request<Request>(),
-            [method](GameService& logic, const pb::Message& request,
-                     const Authorization& authorization) {
-                return boxed((logic.*method)(static_cast<const Request&>(request), authorization));
-            }};
-}
-
-// A server-streaming RPC: its request is built here, the stream is served by
-// the transport (RestWatchStream).
-template <class Request>
-Dispatch streaming() {
-    return {Request::descriptor(), new_request<Request>(), nullptr};
-}
-
-// The only hand-written part of the mapping: which GameService method serves
-// which RPC. Paths, methods and bodies all come from the proto.
-const std::map<std::string, Dispatch>& dispatch_table() {
-    static const std::map<std::string, Dispatch> table = {
-        {"ListVariants", unary(&GameService::list_variants)},
-        {"CreateGame", unary(&GameService::create_game)},
-        {"JoinGame", unary(&GameService::join_game)},
-        {"GetGame", unary(&GameService::get_game)},
-        {"ListGames", unary(&GameService::list_games)},
-        {"MakeMove", unary(&GameService::make_move)},
-        {"ListMoves", unary(&GameService::list_moves)},
-        {"ResignGame", unary(&GameService::resign_game)},
-        {"OfferDraw", unary(&GameService::offer_draw)},
-        {"RespondDraw", unary(&GameService::respond_draw)},
-        {"WatchGame", streaming<v1::WatchGameRequest>()},
-    };
-    return table;
-}
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
     std::vector<std::string_view> parts;
@@ -89,6 +27,13 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
         if (at == std::string_view::npos) return parts;
         text.remove_prefix(at + 1);
     }
+}
+
+// Names a client might put a seat token under in a URL.
+bool is_token_parameter(const std::string& name) {
+    static const std::set<std::string> kNames = {"access_token", "token",         "seat_token",
+                                                  "seatToken",    "authorization", "bearer"};
+    return kNames.count(name) > 0;
 }
 
 [[noreturn]] void bad_rule(const pb::MethodDescriptor* method, const std::string& why) {
@@ -369,29 +314,16 @@ std::optional<std::string> percent_decode(std::string_view text, bool plus_is_sp
 }
 
 RestRoutes::RestRoutes() {
-    const pb::ServiceDescriptor* service =
-        v1::WatchGameRequest::descriptor()->file()->pool()->FindServiceByName(
-            "foxgeese.v1.FoxGeeseService");
-    if (service == nullptr) throw std::logic_error("foxgeese.v1.FoxGeeseService is not linked in");
-    const auto& table = dispatch_table();
-    for (int m = 0; m < service->method_count(); ++m) {
-        const pb::MethodDescriptor* method = service->method(m);
+    for (const RpcMethod& rpc : rpc_methods()) {
+        const pb::MethodDescriptor* method = rpc.descriptor;
         if (!method->options().HasExtension(google::api::http)) bad_rule(method, "missing");
         const google::api::HttpRule& rule = method->options().GetExtension(google::api::http);
-        const auto it = table.find(method->name());
-        if (it == table.end()) bad_rule(method, "the RPC is missing from the dispatch table");
-        const Dispatch& dispatch = it->second;
-        if (dispatch.request_type != method->input_type())
-            bad_rule(method, "the dispatch table's request type differs");
-        if (static_cast<bool>(dispatch.call) == method->server_streaming())
-            bad_rule(method, "the dispatch table disagrees on streaming");
         std::vector<const google::api::HttpRule*> rules = {&rule};
         for (const auto& extra : rule.additional_bindings())
             rules.push_back(&extra);
         for (const auto* one : rules) {
             RestRoute route = parse_rule(method, *one);
-            route.new_request = dispatch.new_request;
-            route.call = dispatch.call;
+            route.rpc = &rpc;
             for (const RestRoute& other : routes_) {
                 if (other.http_method == route.http_method && other.verb == route.verb &&
                     other.segments.size() == route.segments.size() &&
@@ -466,11 +398,16 @@ ServiceResult<std::unique_ptr<pb::Message>> RestRoutes::build_request(const Rout
                                                                       std::string_view query,
                                                                       std::string_view body) const {
     const RestRoute& route = *match.route;
-    std::unique_ptr<pb::Message> request = route.new_request();
+    std::unique_ptr<pb::Message> request = route.rpc->new_request();
 
     if (route.has_body) {
         const auto first = body.find_first_not_of(" \t\r\n");
         if (first != std::string_view::npos) {
+            if (auto problem = strict_json_problem(body, *route.method->input_type())) {
+                return invalid_argument("", "the request body is not a JSON " +
+                                                route.method->input_type()->full_name() +
+                                                " message: " + *problem);
+            }
             pb::util::JsonParseOptions options;
             options.ignore_unknown_fields = false;
             const auto status = pb::util::JsonStringToMessage(
@@ -496,11 +433,21 @@ ServiceResult<std::unique_ptr<pb::Message>> RestRoutes::build_request(const Rout
             return invalid_argument(key.value_or(""),
                                     "the query has a '%' not followed by two hex digits");
         }
-        if (route.has_body) {
-            return invalid_argument(*key, "query parameters are not accepted here: send '" + *key +
-                                              "' in the JSON body");
+        if (is_token_parameter(*key)) {
+            return invalid_argument(*key,
+                                    "seat tokens are not accepted in the URL (URLs end up in "
+                                    "logs and browser history): send the header "
+                                    "'authorization: Bearer <seat_token>'");
         }
         const auto field = resolve_field(route.method->input_type(), *key);
+        if (route.has_body) {
+            return invalid_argument(
+                *key, field ? "query parameters are not accepted here: send '" + *key +
+                                  "' in the JSON body"
+                            : "unknown query parameter '" + *key + "'; " +
+                                  route.method->input_type()->full_name() +
+                                  " is sent as the JSON body, with no query parameters");
+        }
         if (!field) {
             return invalid_argument(*key, "unknown query parameter '" + *key + "' for " +
                                               route.method->input_type()->full_name());

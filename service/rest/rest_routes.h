@@ -1,8 +1,8 @@
 // The REST mapping of FoxGeeseService, read at start-up from the
 // google.api.http option of every RPC, so REST can never drift from the
 // proto: a route table of (HTTP method, path template), matching of request
-// paths, building request messages from path, query and body, and dispatch
-// to GameService by RPC name.
+// paths, and building request messages from path, query and body. Each route
+// is served by its entry in the RPC table (rpc_table.h).
 #pragma once
 
 #include <google/protobuf/descriptor.h>
@@ -16,20 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "service/core/game_service.h"
+#include "service/core/rpc_table.h"
 #include "service/core/service_error.h"
 
 namespace foxgeese::service {
-
-using Authorization = std::optional<std::string>;
-
-// Makes an empty request message of one RPC.
-using RestNewRequest = std::function<std::unique_ptr<google::protobuf::Message>()>;
-
-// Calls one unary RPC of GameService with a request of its input type.
-using RestCall = std::function<ServiceResult<std::unique_ptr<google::protobuf::Message>>(
-    GameService& logic, const google::protobuf::Message& request,
-    const Authorization& authorization)>;
 
 // One HTTP binding of an RPC.
 struct RestRoute {
@@ -46,8 +36,7 @@ struct RestRoute {
     std::string verb;       // the custom verb after ':' ("join"), or empty
     bool has_body = false;  // body "*": the whole request is the JSON body
     const google::protobuf::MethodDescriptor* method = nullptr;
-    RestNewRequest new_request;
-    RestCall call;  // empty for server-streaming RPCs (WatchGame)
+    const RpcMethod* rpc = nullptr;  // what serves it
 };
 
 // A request path matched to a route, with its decoded path variables.
@@ -58,11 +47,10 @@ struct RouteMatch {
 
 class RestRoutes {
   public:
-    // Reads foxgeese.v1.FoxGeeseService. Throws std::logic_error for an RPC
-    // without a google.api.http rule, a rule this server cannot serve
-    // (variables other than single segments, a body other than "*"), or an
-    // RPC missing from the dispatch table: a start-up failure, never a
-    // runtime surprise.
+    // Reads the google.api.http rule of every RPC in the RPC table. Throws
+    // std::logic_error for an RPC without one or with a rule this server
+    // cannot serve (variables other than single segments, a body other than
+    // "*"): a start-up failure, never a runtime surprise.
     RestRoutes();
 
     // The route for a method and a raw (still percent-encoded) path without

@@ -25,7 +25,7 @@ RestWatchStream::RestWatchStream(beast::tcp_stream& stream, std::shared_ptr<void
       max_queued_(max_queued),
       executor_(stream.get_executor()) {}
 
-void RestWatchStream::deliver(const v1::WatchGameResponse& event) {
+void RestWatchStream::deliver(const std::shared_ptr<const WatchEvent>& event) {
     net::post(executor_, [self = shared_from_this(), event] { self->enqueue(event); });
 }
 
@@ -62,7 +62,7 @@ void RestWatchStream::finish() {
     end_requested();
 }
 
-void RestWatchStream::enqueue(const v1::WatchGameResponse& event) {
+void RestWatchStream::enqueue(const std::shared_ptr<const WatchEvent>& event) {
     if (done_ || ending_) return;
     if (queue_.size() >= max_queued_) {
         // The client reads slower than the game moves; it can resume with
@@ -71,7 +71,7 @@ void RestWatchStream::enqueue(const v1::WatchGameResponse& event) {
         return;
     }
     try {
-        queue_.push_back(message_to_json(event) + "\n");
+        queue_.push_back(message_to_json(event->message) + "\n");
     } catch (const std::exception& e) {
         spdlog::error("http watch: {}", e.what());
         abort();

@@ -18,6 +18,7 @@
 
 #include "service/runtime/metrics.h"
 #include "service/watch/watch_hub.h"
+#include "service/watch/watch_sink.h"
 
 namespace foxgeese::service {
 
@@ -35,7 +36,7 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
                     std::chrono::milliseconds write_timeout, std::size_t max_queued = 1024);
 
     // WatchSink; any thread, never blocks.
-    void deliver(const v1::WatchGameResponse& event) override;
+    void deliver(const std::shared_ptr<const WatchEvent>& event) override;
     void close(WatchEnd why) override;
 
     // On the strand, once subscribe() succeeded: writes `header`, then the
@@ -48,7 +49,7 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     void finish();
 
   private:
-    void enqueue(const v1::WatchGameResponse& event);
+    void enqueue(const std::shared_ptr<const WatchEvent>& event);
     void end_requested();
     void pump();
     void on_written(boost::beast::error_code ec, bool last);

@@ -91,8 +91,8 @@ std::string parse_nonempty(const std::string& source, const std::string& value) 
     return value;
 }
 
-const std::array<Option, 11>& options() {
-    static const std::array<Option, 11> kOptions = {{
+const std::array<Option, 12>& options() {
+    static const std::array<Option, 12> kOptions = {{
         {"--database-url", "DATABASE_URL", "URL",
          "PostgreSQL URL or key=value string; empty runs the embedded PostgreSQL",
          [](ServerConfig& c, const std::string& v, const std::string&) { c.database_url = v; }},
@@ -116,6 +116,12 @@ const std::array<Option, 11>& options() {
         {"--db-pool-size", "FOXGEESE_DB_POOL_SIZE", "N", "database connections (1..256)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.db_pool_size = static_cast<int>(parse_integer(source, v, 1, 256, "a pool size"));
+         }},
+        {"--db-timeout-ms", "FOXGEESE_DB_TIMEOUT_MS", "MS",
+         "the longest one database call may take before it is cancelled (100..600000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.db_timeout_ms =
+                 static_cast<int>(parse_integer(source, v, 100, 600'000, "a number of milliseconds"));
          }},
         {"--log-level", "FOXGEESE_LOG_LEVEL", "LEVEL", "trace, debug, info, warn or error",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
@@ -171,6 +177,7 @@ std::string default_text(const Option& option) {
     if (flag == "--http-port") return std::to_string(defaults.http_port);
     if (flag == "--listen-address") return defaults.listen_address;
     if (flag == "--db-pool-size") return std::to_string(defaults.db_pool_size);
+    if (flag == "--db-timeout-ms") return std::to_string(defaults.db_timeout_ms);
     if (flag == "--log-level") return defaults.log_level;
     if (flag == "--log-format") return defaults.log_format;
     if (flag == "--drain-seconds") return std::to_string(defaults.drain_seconds);
@@ -423,6 +430,7 @@ std::string describe_config(const ServerConfig& config) {
     text += " grpc=" + endpoint(config.listen_address, config.grpc_port);
     text += " http=" + endpoint(config.listen_address, config.http_port);
     text += " db_pool_size=" + std::to_string(config.db_pool_size);
+    text += " db_timeout_ms=" + std::to_string(config.db_timeout_ms);
     text += " log_level=" + config.log_level + " log_format=" + config.log_format;
     text += " drain_seconds=" + std::to_string(config.drain_seconds);
     text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");

@@ -24,6 +24,9 @@ struct ServerConfig {
     std::uint16_t http_port = 8080;
     std::string listen_address = "0.0.0.0";
     int db_pool_size = 8;
+    // The longest one database call may take (the caller's deadline may cut
+    // it shorter); then it is cancelled and answered UNAVAILABLE.
+    int db_timeout_ms = 5'000;
     std::string log_level = "info";   // trace, debug, info, warn, error
     std::string log_format = "text";  // text, json
     int drain_seconds = 20;

@@ -3,6 +3,7 @@
 #include <spdlog/details/log_msg.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/sinks/stdout_sinks.h>
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -197,6 +198,23 @@ std::unique_ptr<spdlog::formatter> make_json_formatter() {
     return std::make_unique<JsonFormatter>();
 }
 
+namespace {
+
+// libprotobuf's own messages, in the server's log format. In a server they
+// are about messages clients sent (a string that is not UTF-8, say), which
+// the transport already answers with INVALID_ARGUMENT and counts: debug, so
+// that no client can flood the log on demand. Its fatal messages stay fatal.
+void log_protobuf_message(google::protobuf::LogLevel level, const char* filename, int line,
+                          const std::string& message) {
+    if (level == google::protobuf::LOGLEVEL_FATAL) {
+        spdlog::critical("libprotobuf {}:{}: {}", filename, line, message);
+    } else {
+        spdlog::debug("libprotobuf: {}", message);
+    }
+}
+
+}  // namespace
+
 void setup_logging(const std::string& level, const std::string& format) {
     const spdlog::level::level_enum threshold = parse_level(level);
     spdlog::sink_ptr sink;
@@ -213,6 +231,7 @@ void setup_logging(const std::string& level, const std::string& format) {
     auto logger = std::make_shared<spdlog::logger>("foxgeese", std::move(sink));
     logger->set_level(threshold);
     spdlog::set_default_logger(std::move(logger));
+    google::protobuf::SetLogHandler(&log_protobuf_message);
 }
 
 }  // namespace foxgeese::service

@@ -5,30 +5,23 @@
 #include <algorithm>
 #include <pqxx/pqxx>
 
+#include "service/core/database_errors.h"
+#include "service/core/game_rules.h"
 #include "service/core/game_views.h"
 #include "service/core/secrets.h"
+#include "service/core/seat_auth.h"
 
 namespace foxgeese::service {
 namespace {
 
 using storage::GameRow;
 using storage::MoveRow;
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
+using PresencePair = std::pair<storage::SeatPresence, storage::SeatPresence>;
 
-// Seats a token holds, as a bit set: 1 fox side, 2 geese.
-int seats_held(const GameRow& g, const std::string& token_hash) {
-    int held = 0;
-    if (!g.fox_token_hash.empty() && constant_time_equal(g.fox_token_hash, token_hash)) held |= 1;
-    if (!g.geese_token_hash.empty() && constant_time_equal(g.geese_token_hash, token_hash)) {
-        held |= 2;
-    }
-    return held;
-}
-
-v1::WatchGameResponse event_now() {
-    v1::WatchGameResponse e;
-    set_timestamp(now_us(), e.mutable_time());
-    return e;
+// Seats a holder makes connected, as a bit set: 1 fox side, 2 geese.
+int seat_bits(Held held) {
+    return (holds_side(held, Side::kFox) ? 1 : 0) | (holds_side(held, Side::kGeese) ? 2 : 0);
 }
 
 std::shared_ptr<const WatchEvent> share(v1::WatchGameResponse message) {
@@ -40,19 +33,14 @@ void fill_presence(const storage::SeatPresence& p, v1::SidePresence* out) {
     if (p.since_us != 0) set_timestamp(p.since_us, out->mutable_since());
 }
 
-bool same_presence(const std::pair<storage::SeatPresence, storage::SeatPresence>& a,
-                   const std::pair<storage::SeatPresence, storage::SeatPresence>& b) {
+bool same_presence(const PresencePair& a, const PresencePair& b) {
     return a.first.connected == b.first.connected && a.first.since_us == b.first.since_us &&
            a.second.connected == b.second.connected && a.second.since_us == b.second.since_us;
 }
 
-ServiceError unavailable(const std::exception& e) {
-    spdlog::warn("WatchGame: {}", e.what());
-    return ServiceError{StatusCode::kUnavailable,
-                        "DATABASE_UNAVAILABLE",
-                        "the database is unreachable; retry shortly",
-                        {},
-                        ""};
+ServiceError shutting_down() {
+    return make_error(StatusCode::kUnavailable, "SHUTTING_DOWN",
+                      "the server is shutting down; reconnect");
 }
 
 // Receives NOTIFY on the events channel and hands the game id over.
@@ -78,22 +66,26 @@ struct WatchHub::Watcher {
     std::shared_ptr<WatchSink> sink;
     std::string game_id;
     std::string watcher_id;
-    int seats = 0;              // seats whose presence this watcher makes connected
-    std::int64_t last_seq = 0;  // the game's last event this watcher has (or its snapshot had)
-    Clock::time_point last_sent = Clock::now();
-    bool active = false;  // registered with its game; guarded by the game's mutex
+    int seats = 0;  // seats whose presence this watcher makes connected
+    // Guarded by the game's mutex:
+    std::int64_t last_seq = 0;    // the game's last event this watcher has (or its snapshot had)
+    bool needs_presence = true;   // the current presence has not been sent yet
+    SteadyClock::time_point last_sent = SteadyClock::now();
 
     void send(const std::shared_ptr<const WatchEvent>& event) {
-        sink->deliver_event(event);
-        last_sent = Clock::now();
+        sink->deliver(event);
+        last_sent = SteadyClock::now();
     }
 };
 
 struct WatchHub::WatchedGame {
     std::mutex mutex;
-    std::pair<storage::SeatPresence, storage::SeatPresence> presence;
-    bool presence_loaded = false;
     std::vector<std::shared_ptr<Watcher>> watchers;
+    PresencePair presence;
+    bool presence_loaded = false;
+    // One refresh at a time per game; what arrives meanwhile waits in pending.
+    bool refreshing = false;
+    int pending = 0;
 };
 
 class WatchHub::SubscriptionImpl : public WatchHub::Subscription {
@@ -113,9 +105,11 @@ class WatchHub::SubscriptionImpl : public WatchHub::Subscription {
 };
 
 WatchHub::WatchHub(std::string database_url, storage::PostgresGameStore& store,
-                   WatchHubOptions options)
+                   storage::PresenceStore& presence, Clock& clock, WatchHubOptions options)
     : database_url_(std::move(database_url)),
       store_(store),
+      presence_(presence),
+      clock_(clock),
       options_(options),
       server_id_(new_game_id()) {}
 
@@ -133,7 +127,7 @@ void WatchHub::start() {
 void WatchHub::stop() {
     std::vector<std::shared_ptr<WatchedGame>> games;
     {
-        // Under mutex_, so no subscribe can slip a new game in after this.
+        // Under mutex_, so no subscribe can register after this.
         std::lock_guard lock(mutex_);
         if (stopping_.exchange(true)) return;
         for (auto& [id, game] : games_)
@@ -142,11 +136,9 @@ void WatchHub::stop() {
     }
     for (auto& game : games) {
         std::lock_guard lock(game->mutex);
-        for (auto& w : game->watchers) {
-            w->active = false;
-            --watcher_count_;
+        for (auto& w : game->watchers)
             w->sink->close(WatchEnd::kShutdown);
-        }
+        watcher_count_ -= static_cast<int>(game->watchers.size());
         game->watchers.clear();
     }
     queue_wake_.notify_all();
@@ -156,7 +148,7 @@ void WatchHub::stop() {
     threads_.clear();
     try {
         // Other replicas' watchers see these seats gone now, not after the TTL.
-        store_.presence_drop_server(server_id_, now_us());
+        presence_.drop_server(server_id_, clock_.now_us());
     } catch (const std::exception& e) {
         spdlog::warn("watch hub: could not clear presence on shutdown: {}", e.what());
     }
@@ -164,6 +156,11 @@ void WatchHub::stop() {
 
 int WatchHub::active_watchers() const {
     return watcher_count_.load();
+}
+
+std::size_t WatchHub::watched_games() const {
+    std::lock_guard lock(mutex_);
+    return games_.size();
 }
 
 void WatchHub::mark_dirty(const std::string& game_id, int what) {
@@ -256,7 +253,7 @@ void WatchHub::refresh_loop() {
 }
 
 void WatchHub::timer_loop() {
-    auto next_presence = Clock::now() + options_.presence_interval;
+    auto next_presence = SteadyClock::now() + options_.presence_interval;
     while (!stopping_) {
         {
             // Its own condition variable: a refresher's wake-up must never be
@@ -272,21 +269,26 @@ void WatchHub::timer_loop() {
             for (auto& [id, game] : games_)
                 games.push_back(game);
         }
-        const auto now = Clock::now();
+        const auto now = SteadyClock::now();
+        std::shared_ptr<const WatchEvent> beat;
         for (auto& game : games) {
             std::lock_guard lock(game->mutex);
             for (auto& w : game->watchers) {
                 if (now - w->last_sent < options_.heartbeat_interval) continue;
-                v1::WatchGameResponse beat = event_now();
-                beat.mutable_heartbeat();
-                w->send(share(std::move(beat)));
+                if (!beat) {
+                    v1::WatchGameResponse message;
+                    set_timestamp(clock_.now_us(), message.mutable_time());
+                    message.mutable_heartbeat();
+                    beat = share(std::move(message));
+                }
+                w->send(beat);
             }
         }
         if (now >= next_presence) {
             next_presence = now + options_.presence_interval;
             try {
-                const std::int64_t now_micros = now_us();
-                store_.presence_refresh(server_id_, now_micros, now_micros + presence_ttl_us());
+                const std::int64_t now_us = clock_.now_us();
+                presence_.refresh(server_id_, now_us, now_us + presence_ttl_us());
             } catch (const std::exception& e) {
                 spdlog::warn("watch hub: presence refresh failed: {}", e.what());
             }
@@ -304,41 +306,52 @@ void WatchHub::refresh_game(const std::string& game_id, int what) {
         if (it == games_.end()) return;
         game = it->second;
     }
-    std::lock_guard lock(game->mutex);
-    if (what & kEvents) send_events_locked(*game, game_id);
-    if (what & kPresence) send_presence_locked(*game, game_id, nullptr);
-}
-
-void WatchHub::send_presence_locked(WatchedGame& game, const std::string& game_id,
-                                    const std::shared_ptr<Watcher>& only_new) {
-    if (game.watchers.empty() && !only_new) return;
-    const auto now = store_.presence(game_id, now_us());
-    const bool changed = !game.presence_loaded || !same_presence(now, game.presence);
-    game.presence = now;
-    game.presence_loaded = true;
-    if (!changed && !only_new) return;
-    v1::WatchGameResponse event = event_now();
-    fill_presence(now.first, event.mutable_presence()->mutable_fox());
-    fill_presence(now.second, event.mutable_presence()->mutable_geese());
-    const auto shared = share(std::move(event));
-    if (changed) {
-        for (auto& w : game.watchers)
-            w->send(shared);
-    } else {
-        only_new->send(shared);
+    std::int64_t oldest = 0;
+    {
+        std::lock_guard lock(game->mutex);
+        if (game->refreshing) {
+            game->pending |= what;  // the running refresh picks it up
+            return;
+        }
+        if (game->watchers.empty()) return;
+        game->refreshing = true;
+        oldest = game->watchers.front()->last_seq;
+        for (auto& w : game->watchers)
+            oldest = std::min(oldest, w->last_seq);
     }
+    try {
+        while (what != 0) {
+            std::vector<storage::GameEvent> events;
+            std::optional<PresencePair> presence;
+            if (what & kEvents) events = store_.events_after(game_id, oldest);
+            if (what & kPresence) presence = presence_.presence(game_id, clock_.now_us());
+            std::lock_guard lock(game->mutex);
+            what = deliver_locked(*game, events, presence);
+            if (what == 0 || game->watchers.empty()) {
+                game->refreshing = false;
+                break;
+            }
+            oldest = game->watchers.front()->last_seq;
+            for (auto& w : game->watchers)
+                oldest = std::min(oldest, w->last_seq);
+        }
+    } catch (...) {
+        std::lock_guard lock(game->mutex);
+        game->refreshing = false;
+        throw;
+    }
+    forget_if_unwatched(game_id, game);
 }
 
-void WatchHub::send_events_locked(WatchedGame& game, const std::string& game_id) {
-    if (game.watchers.empty()) return;
-    std::int64_t oldest = game.watchers.front()->last_seq;
-    for (auto& w : game.watchers)
-        oldest = std::min(oldest, w->last_seq);
+int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>& events,
+                             const std::optional<PresencePair>& presence) {
+    int again = game.pending;
+    game.pending = 0;
     bool ended = false;
-    for (storage::GameEvent& recorded : store_.events_after(game_id, oldest)) {
+    for (storage::GameEvent& recorded : events) {
         v1::WatchGameResponse message;
         if (!message.ParseFromString(recorded.body)) {
-            spdlog::error("watch hub: game {} event {} is unreadable", game_id, recorded.seq);
+            spdlog::error("watch hub: event {} is unreadable", recorded.seq);
             continue;
         }
         ended = ended || message.has_game_ended();
@@ -346,86 +359,59 @@ void WatchHub::send_events_locked(WatchedGame& game, const std::string& game_id)
         const auto shared =
             std::make_shared<const WatchEvent>(std::move(message), std::move(recorded.body));
         for (auto& w : game.watchers) {
-            if (w->last_seq >= recorded.seq) continue;
+            // Events go out strictly in sequence: a watcher further behind
+            // than this read reaches gets the rest on another pass.
+            if (w->last_seq + 1 != recorded.seq) {
+                if (w->last_seq + 1 < recorded.seq) again |= kEvents;
+                continue;
+            }
             w->send(shared);
             w->last_seq = recorded.seq;
         }
     }
     if (ended) {
-        for (auto& w : game.watchers) {
-            w->active = false;
-            --watcher_count_;
+        for (auto& w : game.watchers)
             w->sink->close(WatchEnd::kGameEnded);
-        }
+        watcher_count_ -= static_cast<int>(game.watchers.size());
         game.watchers.clear();
+        return 0;
     }
+    if (presence) {
+        const bool changed = !game.presence_loaded || !same_presence(*presence, game.presence);
+        game.presence = *presence;
+        game.presence_loaded = true;
+        std::shared_ptr<const WatchEvent> shared;
+        for (auto& w : game.watchers) {
+            if (!changed && !w->needs_presence) continue;
+            if (!shared) {
+                v1::WatchGameResponse event;
+                set_timestamp(clock_.now_us(), event.mutable_time());
+                fill_presence(presence->first, event.mutable_presence()->mutable_fox());
+                fill_presence(presence->second, event.mutable_presence()->mutable_geese());
+                shared = share(std::move(event));
+            }
+            w->send(shared);
+            w->needs_presence = false;
+        }
+    }
+    return again;
 }
 
 ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
-    const v1::WatchGameRequest& request, const std::optional<std::string>& authorization,
+    const v1::WatchGameRequest& request, const CallContext& call,
     std::shared_ptr<WatchSink> sink) {
-    if (request.game_id().empty()) return invalid_argument("game_id", "game_id is required");
-    if (!is_uuid(request.game_id())) {
-        return invalid_argument(
-            "game_id", "game_id must be a UUID such as 0b6f3c1e-6a4e-4c51-9d3a-6f3b2f8f6a2d");
-    }
-    const std::string id = lowercase(request.game_id());
-    if (request.has_from_ply() && request.from_ply() < 0) {
+    if (auto e = check_single_authorization(call)) return *e;
+    std::string id;
+    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
+    if (request.has_from_ply() && request.from_ply() < 0)
         return invalid_argument("from_ply", "from_ply cannot be negative");
-    }
-    std::string token_hash;
-    if (authorization && !authorization->empty()) {
-        constexpr std::string_view kScheme = "bearer ";
-        const std::string& value = *authorization;
-        const std::string token =
-            value.size() > kScheme.size() && lowercase(value.substr(0, kScheme.size())) == kScheme
-                ? value.substr(kScheme.size())
-                : "";
-        if (!is_well_formed_token(token)) {
-            return ServiceError{StatusCode::kUnauthenticated,
-                                "TOKEN_INVALID",
-                                "the authorization value must be 'Bearer <seat_token>'",
-                                {},
-                                ""};
-        }
-        token_hash = sha256_hex(token);
-    }
-    if (stopping_) {
-        return ServiceError{StatusCode::kUnavailable,
-                            "SHUTTING_DOWN",
-                            "the server is shutting down; reconnect",
-                            {},
-                            ""};
-    }
-    try {
-        std::shared_ptr<WatchedGame> game;
-        {
-            std::lock_guard lock(mutex_);
-            if (stopping_) {
-                return ServiceError{StatusCode::kUnavailable,
-                                    "SHUTTING_DOWN",
-                                    "the server is shutting down; reconnect",
-                                    {},
-                                    ""};
-            }
-            auto& slot = games_[id];
-            if (!slot) slot = std::make_shared<WatchedGame>();
-            game = slot;
-        }
-        // Drops the game's entry again when this call leaves it unwatched;
-        // runs after the game's lock is released (lock order: hub, game).
-        bool unused = false;
-        auto result = [&]() -> ServiceResult<std::shared_ptr<Subscription>> {
-            std::lock_guard lock(game->mutex);
-            unused = game->watchers.empty();
-            const std::optional<storage::GameWithLastMove> found = store_.find_game(id);
-            if (!found) {
-                return ServiceError{StatusCode::kNotFound,
-                                    "GAME_NOT_FOUND",
-                                    "no game has the id " + id,
-                                    {{"game_id", id}},
-                                    ""};
-            }
+    const std::optional<Bearer> token = optional_bearer(call);
+    if (stopping_) return shutting_down();
+    return guarded<std::shared_ptr<Subscription>>(
+        "WatchGame", [&]() -> ServiceResult<std::shared_ptr<Subscription>> {
+            const storage::CallBudget budget = call.budget();
+            const std::optional<storage::GameWithLastMove> found = store_.find_game(id, budget);
+            if (!found) return game_not_found(id);
             const GameRow& row = found->game;
             if (request.has_from_ply() && request.from_ply() > row.ply) {
                 return invalid_argument("from_ply",
@@ -433,76 +419,68 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
                                             " is beyond the game's ply " + std::to_string(row.ply));
             }
             int seats = 0;
-            if (!token_hash.empty()) {
-                seats = seats_held(row, token_hash);
-                if (seats == 0) {
-                    return ServiceError{StatusCode::kUnauthenticated,
-                                        "TOKEN_INVALID",
-                                        "the seat token holds no seat in this game",
-                                        {},
-                                        ""};
-                }
+            if (token) {
+                seats = seat_bits(seat_of(row, *token));
+                if (seats == 0) return token_rejected(*token);
             }
-            auto watcher = std::make_shared<Watcher>();
-            watcher->sink = sink;
-            watcher->game_id = id;
-            watcher->watcher_id = new_game_id();
-            // The snapshot and this sequence number come from the same read:
-            // every later event follows it, none before it is sent again.
-            watcher->last_seq = row.event_seq;
-
-            v1::WatchGameResponse snapshot = event_now();
+            v1::WatchGameResponse snapshot;
+            set_timestamp(clock_.now_us(), snapshot.mutable_time());
             *snapshot.mutable_snapshot()->mutable_game() = game_view(row, found->last_move);
             if (request.has_from_ply()) {
                 for (const MoveRow& m :
-                     store_.list_moves_between(id, request.from_ply(), row.ply)) {
+                     store_.list_moves_between(id, request.from_ply(), row.ply, budget))
                     *snapshot.mutable_snapshot()->add_moves() = move_view(m);
-                }
             }
-            watcher->send(share(std::move(snapshot)));
-            if (row.state == v1::GAME_STATE_FINISHED) {
-                watcher->sink->close(WatchEnd::kGameEnded);
+            if (row.state == storage::game_state::kFinished) {
+                sink->deliver(share(std::move(snapshot)));
+                sink->close(WatchEnd::kGameEnded);
                 return std::shared_ptr<Subscription>(
                     std::make_shared<SubscriptionImpl>(this, nullptr));
             }
+            auto watcher = std::make_shared<Watcher>();
+            watcher->sink = std::move(sink);
+            watcher->game_id = id;
+            watcher->watcher_id = new_game_id();
             watcher->seats = seats;
-            watcher->active = true;
-            game->watchers.push_back(watcher);
-            unused = false;
-            ++watcher_count_;
-            // The snapshot is out: from here a database hiccup must not fail
-            // the stream; presence catches up on the next refresh.
+            // The snapshot and this sequence number come from the same read:
+            // every later event follows it, none before it is sent again.
+            watcher->last_seq = row.event_seq;
+            // The seat is connected before the presence is read, so the new
+            // watcher sees itself; a failure here must not fail the stream.
             try {
                 for (int side : {1, 2}) {
                     if (seats & side) {
-                        const std::int64_t now_micros = now_us();
-                        store_.presence_connect(id, side, watcher->watcher_id, server_id_,
-                                                now_micros, now_micros + presence_ttl_us());
+                        const std::int64_t now = clock_.now_us();
+                        presence_.connect(id, side, watcher->watcher_id, server_id_, now,
+                                          now + presence_ttl_us(), budget);
                     }
                 }
-                send_presence_locked(*game, id, watcher);
             } catch (const std::exception& e) {
                 spdlog::warn("WatchGame {}: presence: {}", id, e.what());
             }
-            return std::shared_ptr<Subscription>(std::make_shared<SubscriptionImpl>(this, watcher));
-        }();
-        if (unused) {
-            std::lock_guard hub_lock(mutex_);
-            const auto it = games_.find(id);
-            if (it != games_.end() && it->second == game) {
-                std::lock_guard game_lock(game->mutex);
-                if (game->watchers.empty()) games_.erase(it);
-            }
-        }
-        return result;
-    } catch (const storage::PoolExhausted& e) {
-        return unavailable(e);
-    } catch (const pqxx::broken_connection& e) {
-        return unavailable(e);
-    } catch (const std::exception& e) {
-        spdlog::error("WatchGame: {}", e.what());
-        return ServiceError{StatusCode::kInternal, "INTERNAL", "internal error", {}, ""};
-    }
+            if (stopping_) return shutting_down();
+            register_watcher(id, watcher, share(std::move(snapshot)));
+            auto subscription =
+                std::shared_ptr<Subscription>(std::make_shared<SubscriptionImpl>(this, watcher));
+            // Events recorded after the snapshot's read, and the presence,
+            // reach the new watcher through one refresh.
+            mark_dirty(id, kEvents | kPresence);
+            return subscription;
+        });
+}
+
+void WatchHub::register_watcher(const std::string& game_id,
+                                const std::shared_ptr<Watcher>& watcher,
+                                const std::shared_ptr<const WatchEvent>& snapshot) {
+    // Found or created and joined under the hub's lock, so a concurrent
+    // removal can never leave the watcher in a game the hub forgot.
+    std::lock_guard hub_lock(mutex_);
+    auto& slot = games_[game_id];
+    if (!slot) slot = std::make_shared<WatchedGame>();
+    std::lock_guard game_lock(slot->mutex);
+    watcher->send(snapshot);
+    slot->watchers.push_back(watcher);
+    ++watcher_count_;
 }
 
 void WatchHub::remove(const std::shared_ptr<Watcher>& watcher) {
@@ -516,20 +494,29 @@ void WatchHub::remove(const std::shared_ptr<Watcher>& watcher) {
             const auto pos = std::find(list.begin(), list.end(), watcher);
             if (pos != list.end()) {
                 list.erase(pos);
-                watcher->active = false;
                 --watcher_count_;
             }
             if (list.empty()) games_.erase(it);
         }
     }
+    // Also when the game's end already took the watcher off: its seat is gone
+    // either way. The database write happens off the caller's thread.
     if (watcher->seats == 0 || stopping_) return;
-    // The database write happens off the caller's (transport) thread.
     run_later([this, game_id = watcher->game_id, watcher_id = watcher->watcher_id,
                seats = watcher->seats] {
         for (int side : {1, 2}) {
-            if (seats & side) store_.presence_disconnect(game_id, side, watcher_id, now_us());
+            if (seats & side) presence_.disconnect(game_id, side, watcher_id, clock_.now_us());
         }
     });
+}
+
+void WatchHub::forget_if_unwatched(const std::string& game_id,
+                                   const std::shared_ptr<WatchedGame>& game) {
+    std::lock_guard lock(mutex_);
+    const auto it = games_.find(game_id);
+    if (it == games_.end() || it->second != game) return;
+    std::lock_guard game_lock(game->mutex);
+    if (game->watchers.empty()) games_.erase(it);
 }
 
 }  // namespace foxgeese::service

@@ -1,9 +1,14 @@
 // Live game events for watchers on every replica. One LISTEN connection per
 // process receives the database's NOTIFY for every change; the hub re-reads a
-// changed game once and fans the resulting events out to all of its local
+// changed game's recorded events once and fans them out to all of its local
 // watchers, so a thousand watchers of a game cost one read per change, and a
-// watcher needs no thread of its own. Each watcher tracks the last ply it was
-// sent, so a resumed stream gets every move after its from_ply exactly once.
+// watcher needs no thread of its own. Each watcher tracks the sequence number
+// of the last event it was sent, so a resumed stream gets every move after its
+// from_ply exactly once, in order.
+//
+// No database call happens under a lock: reads run first, and the results are
+// delivered under a game's lock (sinks only queue), so a slow query never
+// stalls a transport thread that registers or removes a watcher.
 #pragma once
 
 #include <atomic>
@@ -15,54 +20,19 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "foxgeese/v1/game_service.pb.h"
+#include "service/core/call_context.h"
+#include "service/core/clock.h"
 #include "service/core/service_error.h"
-#include "storage/game_records.h"
+#include "service/watch/watch_sink.h"
 #include "storage/postgres_game_store.h"
+#include "storage/presence_store.h"
 
 namespace foxgeese::service {
-
-// Why a watch stream ends.
-enum class WatchEnd {
-    kGameEnded,  // GameEnded was the last event delivered
-    kShutdown,   // the server is stopping; the client should reconnect elsewhere
-};
-
-// A transport's end of one watch stream (a gRPC reactor, an HTTP response).
-// The hub calls these from its own threads; they must queue and return
-// without blocking. After close() the hub calls nothing more.
-// One event, built once and shared by every watcher it goes to, with its
-// wire form serialized once (a thousand watchers must not mean a thousand
-// serializations).
-struct WatchEvent {
-    explicit WatchEvent(v1::WatchGameResponse m) : message(std::move(m)) {
-        message.SerializeToString(&bytes);
-    }
-    // An event whose serialized form is already at hand (as recorded).
-    WatchEvent(v1::WatchGameResponse m, std::string serialized)
-        : message(std::move(m)), bytes(std::move(serialized)) {}
-    v1::WatchGameResponse message;
-    std::string bytes;  // protobuf binary form of `message`
-};
-
-// A transport's end of one watch stream (a gRPC reactor, an HTTP response).
-// The hub calls these from its own threads; they must queue and return
-// without blocking. After close() the hub calls nothing more.
-class WatchSink {
-  public:
-    virtual ~WatchSink() = default;
-    virtual void deliver(const v1::WatchGameResponse& event) = 0;
-    // Transports that can use the shared serialized form override this.
-    virtual void deliver_event(const std::shared_ptr<const WatchEvent>& event) {
-        deliver(event->message);
-    }
-    virtual void close(WatchEnd why) = 0;
-};
 
 struct WatchHubOptions {
     std::chrono::milliseconds heartbeat_interval{15'000};
@@ -77,7 +47,7 @@ struct WatchHubOptions {
 class WatchHub {
   public:
     WatchHub(std::string database_url, storage::PostgresGameStore& store,
-             WatchHubOptions options = {});
+             storage::PresenceStore& presence, Clock& clock, WatchHubOptions options = {});
     ~WatchHub();
     WatchHub(const WatchHub&) = delete;
     WatchHub& operator=(const WatchHub&) = delete;
@@ -87,55 +57,64 @@ class WatchHub {
     // Closes every stream with kShutdown and stops the threads.
     void stop();
 
-    // A registered watcher; unsubscribing (idempotent) removes it and, if it
-    // held a seat, marks that seat's presence gone.
+    // A registered watcher; unsubscribing (idempotent, any thread, never
+    // blocks on the database) removes it and, if it held a seat, marks that
+    // seat's presence gone.
     class Subscription {
       public:
         virtual ~Subscription() = default;
         virtual void unsubscribe() = 0;
     };
 
-    // Checks the request (game id, from_ply, an optional seat token), then
-    // registers the sink and delivers the snapshot and (for a game in
-    // progress) the current presence before returning. A finished game gets
-    // the snapshot and close(kGameEnded) right away.
-    ServiceResult<std::shared_ptr<Subscription>> subscribe(
-        const v1::WatchGameRequest& request, const std::optional<std::string>& authorization,
-        std::shared_ptr<WatchSink> sink);
+    // Checks the request (game id, from_ply) and the call's token, reads the
+    // game, then registers the sink and delivers the snapshot before
+    // returning; the current presence follows at once (a game in progress).
+    // A finished game gets the snapshot and close(kGameEnded) right away.
+    // Reads the database: call it off transport threads.
+    ServiceResult<std::shared_ptr<Subscription>> subscribe(const v1::WatchGameRequest& request,
+                                                           const CallContext& call,
+                                                           std::shared_ptr<WatchSink> sink);
 
     int active_watchers() const;
+    // Games with at least one watcher here (for tests: none may linger).
+    std::size_t watched_games() const;
 
   private:
     struct Watcher;
     struct WatchedGame;
     class SubscriptionImpl;
 
-    void listen_loop();
-    void refresh_loop();
-    void timer_loop();
     // What a refresh of a watched game reads: its recorded events after the
     // watchers' last, and/or its seats' presence.
     static constexpr int kEvents = 1;
     static constexpr int kPresence = 2;
 
+    void listen_loop();
+    void refresh_loop();
+    void timer_loop();
     // Queues a refresh of a watched game (coalesced with pending ones).
     void mark_dirty(const std::string& game_id, int what);
     void mark_all_dirty(int what);
     void run_later(std::function<void()> task);
     void refresh_game(const std::string& game_id, int what);
-    // Sends each watcher the recorded events it has not had, in order. The
-    // caller holds game.mutex.
-    void send_events_locked(WatchedGame& game, const std::string& game_id);
-    void send_presence_locked(WatchedGame& game, const std::string& game_id,
-                              const std::shared_ptr<Watcher>& only_new);
-    // How long this server's presence rows count after each refresh.
+    // Hands events and presence, read without a lock, to the watchers that
+    // need them; returns what still has to be read (a watcher that needs
+    // older events, or a refresh asked for meanwhile).
+    int deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>& events,
+                       const std::optional<std::pair<storage::SeatPresence, storage::SeatPresence>>&
+                           presence);
+    void register_watcher(const std::string& game_id, const std::shared_ptr<Watcher>& watcher,
+                          const std::shared_ptr<const WatchEvent>& snapshot);
+    void remove(const std::shared_ptr<Watcher>& watcher);
+    void forget_if_unwatched(const std::string& game_id, const std::shared_ptr<WatchedGame>& game);
     std::int64_t presence_ttl_us() const {
         return std::chrono::duration_cast<std::chrono::microseconds>(options_.presence_ttl).count();
     }
-    void remove(const std::shared_ptr<Watcher>& watcher);
 
     const std::string database_url_;
     storage::PostgresGameStore& store_;
+    storage::PresenceStore& presence_;
+    Clock& clock_;
     const WatchHubOptions options_;
     const std::string server_id_;
 

@@ -16,14 +16,18 @@ using SecretStorage = ScratchServiceTest;
 TEST_F(SecretStorage, TokensAndInviteCodesAreStoredOnlyAsHashes) {
     std::vector<std::string> secrets;
     // A joined private game, with moves (one with a request_id).
+    // A CreateGame retry (before the token is used) issues new secrets.
     v1::CreateGameRequest request = create_request("standard", v1::SEAT_CHOICE_FOX);
     request.set_request_id("6f1c2a52-0d3e-4c8a-9b1e-000000000005");
+    const v1::CreateGameResponse first = create_game(request);
     const v1::CreateGameResponse created = create_game(request);
     const std::string& id = created.game().game_id();
+    ASSERT_EQ(first.game().game_id(), id);
     const Reply<v1::JoinGameResponse> joined =
         client().join(id, created.invite_code(), "6f1c2a52-0d3e-4c8a-9b1e-000000000006");
     ASSERT_TRUE(IsOk(joined));
-    secrets = {created.seat_token(), created.invite_code(), joined->seat_token()};
+    secrets = {first.seat_token(), first.invite_code(), created.seat_token(),
+               created.invite_code(), joined->seat_token()};
     v1::MakeMoveRequest move;
     move.set_game_id(id);
     move.set_move("d4-d5");
@@ -31,15 +35,11 @@ TEST_F(SecretStorage, TokensAndInviteCodesAreStoredOnlyAsHashes) {
     ASSERT_TRUE(IsOk(client().move(move, created.seat_token())));
     ASSERT_TRUE(IsOk(client().move(id, "c3-c4", joined->seat_token())));
     ASSERT_TRUE(IsOk(client().offer_draw(id, joined->seat_token())));
-    // A both-seats public game, and a CreateGame retry that issues new secrets.
+    // A both-seats public game.
     const v1::CreateGameResponse both =
         create_game(create_request("two_foxes", v1::SEAT_CHOICE_BOTH, v1::VISIBILITY_PUBLIC));
     secrets.push_back(both.seat_token());
     secrets.push_back(both.invite_code());
-    const v1::CreateGameResponse retried = create_game(request);
-    ASSERT_EQ(retried.game().game_id(), id);
-    secrets.push_back(retried.seat_token());
-    secrets.push_back(retried.invite_code());
     for (const std::string& s : secrets)
         ASSERT_GE(s.size(), 16u) << "a secret too short to search for";
 

@@ -14,7 +14,6 @@ void RestTest::SetUp() {
     http_options_.listen_address = "127.0.0.1";
     http_options_.port = 0;
     http_options_.io_threads = 2;
-    http_options_.worker_threads = 4;
     http_options_.cors_allowed_origins = {"https://play.example"};
     http_options_.drain_timeout = std::chrono::seconds(5);
     start_servers(test_database_url());
@@ -47,7 +46,7 @@ void RestTest::restart_http() {
     http_.reset();
     service::Replica* server = server_.get();
     http_ = std::make_unique<service::HttpServer>(
-        http_options_, server->logic(), server->hub(), server->metrics(),
+        http_options_, server->logic(), server->hub(), server->metrics(), server->work(),
         [server] { return server->ready(); }, [server] { return server->metrics().render(); });
 }
 

@@ -208,7 +208,9 @@ TEST_F(HttpMalformed, PipelinedRequestsAreAnsweredInOrder) {
     }
     // A malformed request in the middle ends the connection after its 400.
     HttpClient broken(port());
-    broken.send_raw("GET /healthz HTTP/1.1\r\n\r\nGARBAGE\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n");
+    broken.send_raw(
+        "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\nGET /healthz "
+        "HTTP/1.1\r\nHost: x\r\n\r\n");
     EXPECT_EQ(broken.read().status, 200);
     EXPECT_EQ(broken.read().status, 400);
     EXPECT_TRUE(broken.closed_by_server());

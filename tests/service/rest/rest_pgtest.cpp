@@ -3,6 +3,7 @@
 // google.rpc.Status), a whole game played over REST, CORS, the operational
 // endpoints and the request metrics.
 #include <atomic>
+#include <future>
 #include <functional>
 #include <string>
 #include <thread>
@@ -598,7 +599,8 @@ TEST_F(RestApiTest, HealthReadinessAndMetrics) {
 
     // A server that is alive but not ready.
     service::HttpServer unready(
-        http_options(), server().logic(), server().hub(), server().metrics(), [] { return false; },
+        http_options(), server().logic(), server().hub(), server().metrics(), server().work(),
+        [] { return false; },
         [] { return ""; });
     const HttpReply not_ready = http_call(unready.port(), "GET", "/readyz");
     EXPECT_TRUE(IsRestError(not_ready, 503, grpc::StatusCode::UNAVAILABLE, "NOT_READY"));
@@ -661,28 +663,29 @@ TEST_F(RestApiTest, ConcurrentClientsAllGetTheirAnswers) {
 }
 
 TEST_F(RestApiTest, ShutdownLetsARequestInFlightFinishAndClosesIdleConnections) {
-    // /readyz runs on a worker; a slow one keeps a request in flight.
-    std::atomic<bool> entered{false};
+    // A work queue whose one thread is held: a request waits in it, in flight.
+    service::WorkQueue work(1, 16);
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    ASSERT_TRUE(work.post([released] { released.wait(); }));
     service::HttpServer slow(
-        http_options(), server().logic(), server().hub(), server().metrics(),
-        [&] {
-            entered = true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(500));
-            return true;
-        },
-        [] { return ""; });
+        http_options(), server().logic(), server().hub(), server().metrics(), work,
+        [] { return true; }, [] { return ""; });
     HttpClient idle(slow.port());
     ASSERT_EQ(idle.request("GET", "/healthz").status, 200);
     HttpClient busy(slow.port());
-    busy.send("GET", "/readyz");
-    while (!entered)
+    busy.send("GET", "/v1/variants");
+    while (work.queued() == 0)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     std::thread stopper([&] { slow.shutdown(); });
+    // Shutdown has begun once the idle connection is closed; the request
+    // still runs to its end.
+    EXPECT_TRUE(idle.closed_by_server());
+    release.set_value();
     const HttpReply reply = busy.read();
     EXPECT_EQ(reply.status, 200);
     EXPECT_EQ(reply.header("Connection"), "close");
     EXPECT_TRUE(busy.closed_by_server());
-    EXPECT_TRUE(idle.closed_by_server());
     stopper.join();
     EXPECT_THROW(http_call(slow.port(), "GET", "/healthz"), std::exception);
 }

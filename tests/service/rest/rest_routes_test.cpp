@@ -72,7 +72,7 @@ TEST(RestRoutes, EveryRpcIsServedAtThePathOfItsAnnotation) {
         EXPECT_EQ(route.http_method, rule.has_get() ? "GET" : "POST");
         EXPECT_EQ(route.has_body, rule.body() == "*");
         // Only the stream has no unary call; it is served by the watch stream.
-        EXPECT_EQ(static_cast<bool>(route.call), !method->server_streaming());
+        EXPECT_EQ(route.rpc->streaming(), method->server_streaming());
     }
 }
 

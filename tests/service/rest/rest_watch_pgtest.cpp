@@ -53,7 +53,7 @@ class Watch {
 
 class NullSink : public service::WatchSink {
   public:
-    void deliver(const v1::WatchGameResponse&) override {}
+    void deliver(const std::shared_ptr<const service::WatchEvent>&) override {}
     void close(service::WatchEnd) override {}
 };
 
@@ -171,8 +171,9 @@ TEST_F(RestWatch, ErrorsBeforeTheFirstEventAreTheHubsAsJson) {
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.target);
-        auto hub =
-            server().hub().subscribe(c.request, c.auth.value(), std::make_shared<NullSink>());
+        service::CallContext call;
+        if (c.auth.value()) call.authorization.push_back(*c.auth.value());
+        auto hub = server().hub().subscribe(c.request, call, std::make_shared<NullSink>());
         ASSERT_FALSE(hub.ok());
         const HttpReply reply = rest("GET", c.target, "", c.auth);
         const google::rpc::Status expected = service::status_of(hub.error());

@@ -1,0 +1,376 @@
+// CreateGame and JoinGame: who gets which seat, and what a retry with the
+// same request_id may hand out again.
+//
+// Only digests of seat tokens are kept, so a retry cannot return the token it
+// sent before: it issues a fresh one for the same seat and the old one stops
+// working. That makes a request_id a key to the seat, so it is kept short-
+// lived: it must be a random UUIDv4, a retry is honoured only within the
+// retry window and only until the seat's token is first used (a move, a draw
+// action, a watch with the token), a JoinGame retry needs the invite code
+// again, and after that the same id is refused while the token stays valid.
+#include <openssl/rand.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/game_status.h"
+#include "engine/position_code.h"
+#include "service/core/database_errors.h"
+#include "service/core/game_rules.h"
+#include "service/core/game_service.h"
+#include "service/core/game_views.h"
+#include "service/core/secrets.h"
+
+namespace foxgeese::service {
+namespace {
+
+using storage::GameRow;
+
+// A CreateGame request, checked: what the new game will be.
+struct NewGame {
+    const Variant* variant = nullptr;
+    std::string start_code;
+    std::string start_key;  // repetition key of the start position
+    int start_geese = 0;
+    int ply = 0;
+    int quiet_plies = 0;
+    int choice = v1::SEAT_CHOICE_RANDOM;
+    int visibility = v1::VISIBILITY_PRIVATE;
+    std::string request_hash;  // empty without a request_id
+};
+
+std::optional<ServiceError> check_seat_request_id(const std::string& request_id) {
+    if (request_id.empty() || is_random_uuid(request_id)) return std::nullopt;
+    return invalid_argument(
+        "request_id",
+        "request_id of CreateGame and JoinGame must be a random (version 4) UUID, such as "
+        "crypto.randomUUID() makes: a retry with it can take the seat, so it must be unguessable");
+}
+
+std::string request_hash_of(std::string_view rpc, const std::string& request_id) {
+    return request_id.empty() ? "" : sha256_hex(std::string(rpc) + ":" + lowercase(request_id));
+}
+
+ServiceError request_id_used() {
+    return make_error(StatusCode::kAlreadyExists, "REQUEST_ID_USED",
+                      "this request_id already took a seat and can no longer be retried: its "
+                      "seat token has been used, or the retry window has passed. The token it "
+                      "returned stays valid; send a new request_id for a new request");
+}
+
+bool has_fox(v1::Seat seat) {
+    return seat == v1::SEAT_FOX || seat == v1::SEAT_BOTH;
+}
+bool has_geese(v1::Seat seat) {
+    return seat == v1::SEAT_GEESE || seat == v1::SEAT_BOTH;
+}
+
+// Gives `seat` to a token: its digest, the request id that took it, and until
+// when a retry with that id may hand it out again.
+void give_seat(GameRow& g, v1::Seat seat, const std::string& token_hash,
+               const std::string& request_hash, std::int64_t retry_until_us) {
+    if (has_fox(seat)) {
+        g.fox_token_hash = token_hash;
+        g.fox_request_hash = request_hash;
+        g.fox_retry_until_us = retry_until_us;
+    }
+    if (has_geese(seat)) {
+        g.geese_token_hash = token_hash;
+        g.geese_request_hash = request_hash;
+        g.geese_retry_until_us = retry_until_us;
+    }
+}
+
+// The seat(s) a request id took in a game (SEAT_UNSPECIFIED: none).
+v1::Seat seat_taken_by(const GameRow& g, const std::string& request_hash) {
+    if (request_hash.empty()) return v1::SEAT_UNSPECIFIED;
+    const bool fox = g.fox_request_hash == request_hash;
+    const bool geese = g.geese_request_hash == request_hash;
+    return fox && geese ? v1::SEAT_BOTH
+           : fox        ? v1::SEAT_FOX
+           : geese      ? v1::SEAT_GEESE
+                        : v1::SEAT_UNSPECIFIED;
+}
+
+// A retry may hand the seat out again only within its window and before its
+// token was first used (which sets the window to 0).
+bool retry_still_open(const GameRow& g, v1::Seat seat, std::int64_t now_us) {
+    if (has_fox(seat) && g.fox_retry_until_us <= now_us) return false;
+    if (has_geese(seat) && g.geese_retry_until_us <= now_us) return false;
+    return true;
+}
+
+// A retry: the same seat with a fresh token; its window is not extended.
+void reissue_seat(GameRow& g, v1::Seat seat, const std::string& token_hash) {
+    if (has_fox(seat)) g.fox_token_hash = token_hash;
+    if (has_geese(seat)) g.geese_token_hash = token_hash;
+}
+
+int random_bit() {
+    unsigned char b = 0;
+    if (RAND_bytes(&b, 1) != 1) throw std::runtime_error("the system random generator failed");
+    return b & 1;
+}
+
+v1::Seat seat_for(int choice) {
+    switch (choice) {
+        case v1::SEAT_CHOICE_FOX:
+            return v1::SEAT_FOX;
+        case v1::SEAT_CHOICE_GEESE:
+            return v1::SEAT_GEESE;
+        case v1::SEAT_CHOICE_BOTH:
+            return v1::SEAT_BOTH;
+        default:
+            return random_bit() ? v1::SEAT_FOX : v1::SEAT_GEESE;
+    }
+}
+
+// Whether a seat the request took fits the choice it made.
+bool seat_fits(v1::Seat seat, int choice) {
+    switch (choice) {
+        case v1::SEAT_CHOICE_FOX:
+            return seat == v1::SEAT_FOX;
+        case v1::SEAT_CHOICE_GEESE:
+            return seat == v1::SEAT_GEESE;
+        case v1::SEAT_CHOICE_BOTH:
+            return seat == v1::SEAT_BOTH;
+        default:
+            return seat == v1::SEAT_FOX || seat == v1::SEAT_GEESE;
+    }
+}
+
+// Whether a stored game is the one a request describes (a true retry).
+bool same_game(const GameRow& g, const NewGame& wanted) {
+    const Variant& v = *wanted.variant;
+    const bool same_options =
+        v.has_options() ? g.geese_option.value_or(0) == v.geese_option() &&
+                              g.geese_sideways.has_value() &&
+                              *g.geese_sideways == v.geese_sideways()
+                        : !g.geese_option && !g.geese_sideways;
+    return g.variant == v.name() && same_options && g.visibility == wanted.visibility &&
+           g.start_position == wanted.start_code &&
+           seat_fits(seat_taken_by(g, wanted.request_hash), wanted.choice);
+}
+
+ServiceError invalid_position(std::string message) {
+    return ServiceError{StatusCode::kInvalidArgument,
+                        "INVALID_POSITION",
+                        std::move(message),
+                        {},
+                        "start_position"};
+}
+
+ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request) {
+    if (request.variant().empty()) {
+        return invalid_argument("variant", "variant is required: standard, big_cross or two_foxes");
+    }
+    if (auto e = check_seat_request_id(request.request_id())) return *e;
+    VariantOptions options;
+    if (request.options().has_geese()) options.geese = request.options().geese();
+    if (request.options().has_geese_sideways())
+        options.geese_sideways = request.options().geese_sideways();
+    Result<const Variant*> found = Variant::find(request.variant(), options);
+    if (!found) {
+        if (found.error().code == ErrorCode::kInvalidOptions) {
+            return ServiceError{StatusCode::kInvalidArgument,
+                                "INVALID_OPTIONS",
+                                found.error().message,
+                                {{"option", options.geese ? "geese" : "geese_sideways"}},
+                                "options"};
+        }
+        return invalid_argument("variant", found.error().message);
+    }
+    NewGame game;
+    game.variant = *found;
+    Position start(*game.variant);
+    if (!request.start_position().empty()) {
+        Result<Position> parsed = parse_position_code(*game.variant, request.start_position());
+        if (!parsed) return invalid_position(parsed.error().message);
+        const GameStatus status = evaluate_status(*parsed, 0);
+        if (status.over()) {
+            return invalid_position("the game would already be over in this position (" +
+                                    std::string(outcome_name(status.outcome)) + ", " +
+                                    std::string(end_reason_name(status.reason)) + ")");
+        }
+        start = *parsed;
+    }
+    game.choice =
+        request.seat() == v1::SEAT_CHOICE_UNSPECIFIED ? v1::SEAT_CHOICE_RANDOM : request.seat();
+    if (!v1::SeatChoice_IsValid(game.choice))
+        return invalid_argument("seat", "unknown seat choice");
+    game.visibility = request.visibility() == v1::VISIBILITY_UNSPECIFIED ? v1::VISIBILITY_PRIVATE
+                                                                         : request.visibility();
+    if (!v1::Visibility_IsValid(game.visibility))
+        return invalid_argument("visibility", "unknown visibility");
+    game.start_code = format_position_code(start);
+    game.start_key = format_repetition_key(start);
+    game.start_geese = start.geese_count();
+    game.ply = start.ply();
+    game.quiet_plies = start.quiet_plies();
+    game.request_hash = request_hash_of("create", request.request_id());
+    return game;
+}
+
+v1::CreateGameResponse created_reply(const storage::GameWithLastMove& game, v1::Seat seat,
+                                     std::string token, std::string invite) {
+    v1::CreateGameResponse response;
+    *response.mutable_game() = game_view(game.game, game.last_move);
+    response.set_seat(seat);
+    response.set_seat_token(std::move(token));
+    response.set_invite_code(std::move(invite));
+    return response;
+}
+
+}  // namespace
+
+std::int64_t GameService::retry_until(std::int64_t now_us) const {
+    return now_us + std::chrono::duration_cast<std::chrono::microseconds>(
+                        options_.seat_retry_window)
+                        .count();
+}
+
+ServiceResult<v1::CreateGameResponse> GameService::create_game(
+    const v1::CreateGameRequest& request, const CallContext& call) {
+    ServiceResult<NewGame> checked = check_create_request(request);
+    if (!checked.ok()) return checked.error();
+    const NewGame& wanted = checked.value();
+
+    return guarded<v1::CreateGameResponse>("CreateGame", [&]()
+                                                             -> ServiceResult<
+                                                                 v1::CreateGameResponse> {
+        const storage::CallBudget budget = call.budget();
+        // A retry: the same seat of the same game, with fresh secrets.
+        auto retry = [&](const GameRow& existing) -> ServiceResult<v1::CreateGameResponse> {
+            if (!same_game(existing, wanted)) {
+                return invalid_argument("request_id",
+                                        "request_id was already used for a different CreateGame");
+            }
+            const std::string token = new_seat_token();
+            const std::string invite = new_invite_code();
+            std::optional<ServiceError> error;
+            v1::Seat seat = v1::SEAT_UNSPECIFIED;
+            auto row = store_.modify_game(
+                existing.game_id,
+                [&](storage::GameWithLastMove& current, std::vector<std::string>&) {
+                    GameRow& g = current.game;
+                    seat = seat_taken_by(g, wanted.request_hash);
+                    if (!retry_still_open(g, seat, clock_.now_us())) {
+                        error = request_id_used();
+                        return false;
+                    }
+                    reissue_seat(g, seat, sha256_hex(token));
+                    g.invite_code_hash = sha256_hex(invite);
+                    return true;
+                },
+                budget);
+            if (!row) return game_not_found(existing.game_id);
+            if (error) return *error;
+            return created_reply(*row, seat, token, invite);
+        };
+
+        // Twice at most: a concurrent twin with the same request_id may insert
+        // first, and is then there to be retried.
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            if (!wanted.request_hash.empty()) {
+                if (auto existing = store_.find_game_by_create_request(wanted.request_hash, budget))
+                    return retry(existing->game);
+            }
+            const std::int64_t now = clock_.now_us();
+            const std::string token = new_seat_token();
+            const std::string invite = new_invite_code();
+            const v1::Seat seat = seat_for(wanted.choice);
+            GameRow g;
+            g.game_id = new_game_id();
+            g.variant = std::string(wanted.variant->name());
+            if (wanted.variant->has_options()) {
+                g.geese_option = wanted.variant->geese_option();
+                g.geese_sideways = wanted.variant->geese_sideways();
+            }
+            g.visibility = wanted.visibility;
+            g.state = seat == v1::SEAT_BOTH ? storage::game_state::kActive
+                                            : storage::game_state::kWaiting;
+            g.start_position = wanted.start_code;
+            g.start_geese = wanted.start_geese;
+            g.position = wanted.start_code;
+            g.ply = wanted.ply;
+            g.quiet_plies = wanted.quiet_plies;
+            give_seat(g, seat, sha256_hex(token), wanted.request_hash,
+                      wanted.request_hash.empty() ? 0 : retry_until(now));
+            g.invite_code_hash = sha256_hex(invite);
+            g.create_request_hash = wanted.request_hash;
+            g.created_us = g.updated_us = now;
+            if (!store_.insert_game(g, wanted.start_key, budget)) continue;
+            spdlog::info("game {} created: {} seat {}", g.game_id, g.variant, v1::Seat_Name(seat));
+            return created_reply({g, std::nullopt}, seat, token, invite);
+        }
+        return make_error(StatusCode::kAborted, "CONFLICT",
+                          "a concurrent request with the same request_id is in progress; retry");
+    });
+}
+
+ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameRequest& request,
+                                                           const CallContext& call) {
+    std::string id;
+    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
+    if (request.invite_code().size() > kMaxInviteCodeLength) {
+        return invalid_argument(
+            "invite_code",
+            "invite_code is at most " + std::to_string(kMaxInviteCodeLength) + " characters");
+    }
+    if (auto e = check_seat_request_id(request.request_id())) return *e;
+    const std::string request_hash = request_hash_of("join", request.request_id());
+    return guarded<v1::JoinGameResponse>("JoinGame", [&]() -> ServiceResult<v1::JoinGameResponse> {
+        const std::string token = new_seat_token();
+        std::optional<ServiceError> error;
+        v1::Seat seat = v1::SEAT_UNSPECIFIED;
+        auto found = store_.modify_game(
+            id,
+            [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
+                GameRow& g = current.game;
+                // The invite first, retry or not: a request id alone never
+                // opens a private game.
+                if (g.visibility != v1::VISIBILITY_PUBLIC &&
+                    !constant_time_equal(sha256_hex(request.invite_code()), g.invite_code_hash)) {
+                    error = make_error(StatusCode::kPermissionDenied, "INVITE_INVALID",
+                                       request.invite_code().empty()
+                                           ? "this game is private: joining needs its invite code"
+                                           : "the invite code is not this game's");
+                    return false;
+                }
+                const std::int64_t now = clock_.now_us();
+                seat = seat_taken_by(g, request_hash);
+                if (seat != v1::SEAT_UNSPECIFIED) {
+                    if (!retry_still_open(g, seat, now)) {
+                        error = request_id_used();
+                        return false;
+                    }
+                    reissue_seat(g, seat, sha256_hex(token));
+                    return true;
+                }
+                if (!g.fox_token_hash.empty() && !g.geese_token_hash.empty()) {
+                    error = make_error(StatusCode::kAlreadyExists, "SEAT_TAKEN",
+                                       "both seats of this game are taken");
+                    return false;
+                }
+                seat = g.fox_token_hash.empty() ? v1::SEAT_FOX : v1::SEAT_GEESE;
+                give_seat(g, seat, sha256_hex(token), request_hash,
+                          request_hash.empty() ? 0 : retry_until(now));
+                g.state = storage::game_state::kActive;
+                g.updated_us = now;
+                v1::WatchGameResponse joined;
+                joined.mutable_seat_joined()->set_seat(seat);
+                *joined.mutable_seat_joined()->mutable_game() = game_view(g, current.last_move);
+                events.push_back(event_bytes(std::move(joined), now));
+                return true;
+            },
+            call.budget());
+        if (!found) return game_not_found(id);
+        if (error) return *error;
+        spdlog::info("game {}: seat {} joined", id, v1::Seat_Name(seat));
+        v1::JoinGameResponse response;
+        *response.mutable_game() = game_view(found->game, found->last_move);
+        response.set_seat(seat);
+        response.set_seat_token(token);
+        return response;
+    });
+}
+
+}  // namespace foxgeese::service

@@ -1,0 +1,100 @@
+// The reading RPCs: ListVariants, GetGame, ListGames and ListMoves.
+#include <algorithm>
+
+#include "engine/variant.h"
+#include "service/core/database_errors.h"
+#include "service/core/game_rules.h"
+#include "service/core/game_service.h"
+#include "service/core/game_views.h"
+#include "service/core/page_token.h"
+#include "service/core/variant_catalog.h"
+
+namespace foxgeese::service {
+
+using storage::MoveRow;
+
+ServiceResult<v1::ListVariantsResponse> GameService::list_variants(
+    const v1::ListVariantsRequest& request, const CallContext& call) {
+    // The field wins; else the Accept-Language the call carried. No errors
+    // here: an overlong value is cut, anything unknown means English.
+    const std::string_view language =
+        request.language().empty() ? call.accept_language : request.language();
+    return service::list_variants(language.substr(0, 256));
+}
+
+ServiceResult<v1::GetGameResponse> GameService::get_game(const v1::GetGameRequest& request,
+                                                         const CallContext& call) {
+    std::string id;
+    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
+    return guarded<v1::GetGameResponse>("GetGame", [&]() -> ServiceResult<v1::GetGameResponse> {
+        auto found = store_.find_game(id, call.budget());
+        if (!found) return game_not_found(id);
+        v1::GetGameResponse response;
+        *response.mutable_game() = game_view(found->game, found->last_move);
+        return response;
+    });
+}
+
+ServiceResult<v1::ListGamesResponse> GameService::list_games(const v1::ListGamesRequest& request,
+                                                             const CallContext& call) {
+    if (request.page_size() < 0)
+        return invalid_argument("page_size", "page_size cannot be negative");
+    const int page_size = request.page_size() == 0 ? 20 : std::min(request.page_size(), 100);
+    const int filter_number = request.filter() == v1::GAME_LIST_FILTER_UNSPECIFIED
+                                  ? v1::GAME_LIST_FILTER_OPEN
+                                  : request.filter();
+    if (!v1::GameListFilter_IsValid(filter_number)) {
+        return invalid_argument("filter", "unknown filter");
+    }
+    if (!request.variant().empty() && !Variant::find(request.variant(), {})) {
+        return invalid_argument("variant", "unknown variant '" + request.variant().substr(0, 40) +
+                                               "'; expected standard, big_cross or two_foxes");
+    }
+    const storage::GameListFilter filter =
+        filter_number == v1::GAME_LIST_FILTER_ACTIVE   ? storage::GameListFilter::kActive
+        : filter_number == v1::GAME_LIST_FILTER_RECENT ? storage::GameListFilter::kRecent
+                                                       : storage::GameListFilter::kOpen;
+    std::optional<PageCursor> after;
+    if (!request.page_token().empty()) {
+        after = decode_page_token(request.page_token(), filter_number, request.variant());
+        if (!after) {
+            return invalid_argument(
+                "page_token",
+                "page_token is not one this listing returned (same filter and variant)");
+        }
+    }
+    return guarded<v1::ListGamesResponse>(
+        "ListGames", [&]() -> ServiceResult<v1::ListGamesResponse> {
+            const storage::GamePage page =
+                store_.list_games(filter, request.variant(), page_size, after, call.budget());
+            v1::ListGamesResponse response;
+            for (const auto& g : page.games)
+                *response.add_games() = game_view(g.game, g.last_move);
+            if (page.next_after) {
+                response.set_next_page_token(
+                    encode_page_token(filter_number, request.variant(), *page.next_after));
+            }
+            return response;
+        });
+}
+
+ServiceResult<v1::ListMovesResponse> GameService::list_moves(const v1::ListMovesRequest& request,
+                                                             const CallContext& call) {
+    std::string id;
+    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
+    return guarded<v1::ListMovesResponse>(
+        "ListMoves", [&]() -> ServiceResult<v1::ListMovesResponse> {
+            const storage::CallBudget budget = call.budget();
+            auto found = store_.find_game(id, budget);
+            if (!found) return game_not_found(id);
+            v1::ListMovesResponse response;
+            response.set_start_position(found->game.start_position);
+            // Moves up to the game's ply as read, so the reply is one consistent state.
+            for (const MoveRow& m : store_.list_moves(id, found->game.ply, budget))
+                *response.add_moves() = move_view(m);
+            *response.mutable_game() = game_view(found->game, found->last_move);
+            return response;
+        });
+}
+
+}  // namespace foxgeese::service

@@ -1,0 +1,76 @@
+#include "service/core/game_rules.h"
+
+#include "engine/position_code.h"
+#include "service/core/game_views.h"
+#include "service/core/secrets.h"
+
+namespace foxgeese::service {
+
+using storage::GameRow;
+
+std::optional<ServiceError> normalize_game_id(const std::string& raw, std::string& id) {
+    if (raw.empty()) return invalid_argument("game_id", "game_id is required");
+    if (!is_uuid(raw)) {
+        return invalid_argument(
+            "game_id", "game_id must be a UUID such as 0b6f3c1e-6a4e-4c51-9d3a-6f3b2f8f6a2d");
+    }
+    id = lowercase(raw);
+    return std::nullopt;
+}
+
+ServiceError game_not_found(const std::string& id) {
+    return make_error(StatusCode::kNotFound, "GAME_NOT_FOUND", "no game has the id " + id,
+                      {{"game_id", id}});
+}
+
+std::optional<ServiceError> check_playing(const GameRow& g) {
+    if (g.state == storage::game_state::kWaiting) {
+        return make_error(StatusCode::kFailedPrecondition, "GAME_NOT_STARTED",
+                          "a seat is still open: wait for the opponent to join");
+    }
+    if (g.state == storage::game_state::kFinished) {
+        return make_error(StatusCode::kFailedPrecondition, "GAME_OVER", "the game is over");
+    }
+    return std::nullopt;
+}
+
+Side side_to_move_of(const GameRow& g) {
+    return parse_position_code(variant_of(g), g.position).value().side_to_move();
+}
+
+int other_side_number(int side) {
+    return side == v1::SIDE_FOX ? v1::SIDE_GEESE : v1::SIDE_FOX;
+}
+
+void finish(GameRow& g, int result, int reason, std::int64_t now_us) {
+    g.state = storage::game_state::kFinished;
+    g.result = result;
+    g.end_reason = reason;
+    g.draw_offered_by = 0;
+    g.finished_us = now_us;
+}
+
+void close_retry_windows(GameRow& g, Held held) {
+    if (holds_side(held, Side::kFox)) g.fox_retry_until_us = 0;
+    if (holds_side(held, Side::kGeese)) g.geese_retry_until_us = 0;
+}
+
+std::string event_bytes(v1::WatchGameResponse event, std::int64_t now_us) {
+    set_timestamp(now_us, event.mutable_time());
+    return event.SerializeAsString();
+}
+
+v1::WatchGameResponse game_ended_event(const v1::Game& game) {
+    v1::WatchGameResponse e;
+    *e.mutable_game_ended()->mutable_game() = game;
+    return e;
+}
+
+v1::WatchGameResponse draw_answered_event(bool accepted, int by_side) {
+    v1::WatchGameResponse e;
+    e.mutable_draw_answered()->set_accepted(accepted);
+    e.mutable_draw_answered()->set_by(static_cast<v1::Side>(by_side));
+    return e;
+}
+
+}  // namespace foxgeese::service

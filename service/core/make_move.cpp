@@ -1,0 +1,198 @@
+// MakeMove: two database round trips. One read (the game, an earlier try with
+// the same request_id, and the repetition counts of the quiet-ply window),
+// the engine's checks, then one write whose compare-and-swap on the ply makes
+// exactly one of two racing moves apply.
+#include <spdlog/spdlog.h>
+
+#include "engine/game_status.h"
+#include "engine/legal_move.h"
+#include "engine/notation.h"
+#include "engine/position_code.h"
+#include "service/core/database_errors.h"
+#include "service/core/game_rules.h"
+#include "service/core/game_service.h"
+#include "service/core/game_views.h"
+#include "service/core/secrets.h"
+
+namespace foxgeese::service {
+namespace {
+
+using storage::GameRow;
+using storage::MoveRow;
+
+std::optional<ServiceError> check_move_request(const v1::MakeMoveRequest& request) {
+    if (request.move().empty()) return invalid_argument("move", "move is required, e.g. d4-d5");
+    if (request.move().size() > kMaxMoveTextLength) {
+        return invalid_argument(
+            "move", "move is at most " + std::to_string(kMaxMoveTextLength) + " characters");
+    }
+    if (request.has_expected_ply() && request.expected_ply() < 0)
+        return invalid_argument("expected_ply", "expected_ply cannot be negative");
+    if (request.request_id().size() > kMaxRequestIdLength) {
+        return invalid_argument(
+            "request_id",
+            "request_id is at most " + std::to_string(kMaxRequestIdLength) + " characters");
+    }
+    for (unsigned char c : request.request_id()) {
+        if (c < 0x21 || c > 0x7e)
+            return invalid_argument("request_id",
+                                    "request_id must be printable ASCII without spaces");
+    }
+    return std::nullopt;
+}
+
+ServiceError ply_mismatch(int ply, std::string message) {
+    return make_error(StatusCode::kAborted, "PLY_MISMATCH", std::move(message),
+                      {{"current_ply", std::to_string(ply)}});
+}
+
+// The answer to a request_id seen before: the first reply, if it was the
+// same move by a seat that could have made it.
+ServiceResult<v1::MakeMoveResponse> replay_earlier_try(const MoveRow& earlier, Held held,
+                                                       const Board& board,
+                                                       const Result<MovePath>& path) {
+    const bool same_seat = holds_side(held, earlier.side == v1::SIDE_FOX ? Side::kFox
+                                                                         : Side::kGeese);
+    const bool same_move = same_seat && path && format_path(board, *path) == earlier.notation;
+    if (!same_move) {
+        return invalid_argument("request_id",
+                                "request_id was already used for the move " + earlier.notation);
+    }
+    v1::MakeMoveResponse first;
+    if (!first.ParseFromString(earlier.response))
+        return make_error(StatusCode::kInternal, "INTERNAL", "stored reply is unreadable");
+    return first;
+}
+
+// Captured geese in the order they were jumped, space-separated.
+std::string captured_points(const Board& board, const Move& move) {
+    std::string captured;
+    for (int i = 0, at = move.from; i < move.jump_count; at = move.path[i++]) {
+        if (!captured.empty()) captured += ' ';
+        captured += board.point_name(board.jump_between(at, move.path[i])->over);
+    }
+    return captured;
+}
+
+}  // namespace
+
+ServiceResult<v1::MakeMoveResponse> GameService::make_move(const v1::MakeMoveRequest& request,
+                                                           const CallContext& call) {
+    std::string id;
+    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
+    if (auto e = check_move_request(request)) return *e;
+    ServiceResult<Bearer> token = require_bearer(call);
+    if (!token.ok()) return token.error();
+    const std::string request_hash =
+        request.request_id().empty() ? "" : sha256_hex("move:" + request.request_id());
+
+    return guarded<v1::MakeMoveResponse>("MakeMove", [&]() -> ServiceResult<v1::MakeMoveResponse> {
+        const storage::CallBudget budget = call.budget();
+        // A retry that lost the race to its own first try ends up here twice.
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            std::optional<storage::MoveContext> ctx =
+                store_.load_move_context(id, request_hash, budget);
+            if (!ctx) return game_not_found(id);
+            const GameRow& g = ctx->game;
+            const Held held = seat_of(g, token.value());
+            if (held == Held::kNone) return token_rejected(token.value());
+            const Variant& variant = variant_of(g);
+            const Board& board = variant.board();
+            const Result<MovePath> path = parse_move(board, request.move());
+            if (ctx->earlier_try) return replay_earlier_try(*ctx->earlier_try, held, board, path);
+            if (!path) {
+                return ServiceError{StatusCode::kInvalidArgument,
+                                    "INVALID_NOTATION",
+                                    path.error().message,
+                                    {{"move", request.move().substr(0, 40)}},
+                                    "move"};
+            }
+            if (auto e = check_playing(g)) return *e;
+            if (request.has_expected_ply() && request.expected_ply() != g.ply) {
+                return ply_mismatch(g.ply, "the game is at ply " + std::to_string(g.ply) +
+                                               ", not " + std::to_string(request.expected_ply()) +
+                                               ": reload it");
+            }
+            Position pos = parse_position_code(variant, g.position).value();
+            const Side mover = pos.side_to_move();
+            if (acting_side(held, mover) != mover) {
+                return make_error(StatusCode::kFailedPrecondition, "NOT_YOUR_TURN",
+                                  std::string("it is the ") +
+                                      (mover == Side::kFox ? "fox side's" : "geese's") + " turn");
+            }
+            const Result<Move> move = find_legal_move(pos, *path);
+            if (!move) {
+                return ServiceError{StatusCode::kFailedPrecondition,
+                                    "ILLEGAL_MOVE",
+                                    move.error().message,
+                                    {{"move", format_path(board, *path)}},
+                                    "move"};
+            }
+
+            UndoInfo undo;
+            pos.make(*move, undo);
+            const std::string key = format_repetition_key(pos);
+            const auto seen = ctx->window_occurrences.find(key);
+            const int earlier = seen == ctx->window_occurrences.end() ? 0 : seen->second;
+            const GameStatus status = evaluate_status(pos, earlier);
+            const std::int64_t now = clock_.now_us();
+
+            GameRow after = g;
+            after.position = format_position_code(pos);
+            after.ply = pos.ply();
+            after.quiet_plies = pos.quiet_plies();
+            after.updated_us = now;
+            close_retry_windows(after, held);
+            // The other side's pending draw offer is declined by moving.
+            if (after.draw_offered_by != 0 && after.draw_offered_by != side_number(mover))
+                after.draw_offered_by = 0;
+            if (status.over())
+                finish(after, result_number(status.outcome), end_reason_number(status.reason), now);
+
+            MoveRow row;
+            row.game_id = id;
+            row.ply = pos.ply();
+            row.notation = format_move(board, *move);
+            row.side = side_number(mover);
+            row.captured = captured_points(board, *move);
+            row.position = after.position;
+            row.state = after.state;
+            row.result = after.result;
+            row.end_reason = after.end_reason;
+            row.request_hash = request_hash;
+            row.created_us = now;
+
+            v1::MakeMoveResponse response;
+            *response.mutable_game() = game_view(after, row);
+            *response.mutable_move() = move_view(row);
+            row.response = response.SerializeAsString();
+
+            // The watch events of the move, recorded with it.
+            std::vector<std::string> events;
+            v1::WatchGameResponse made;
+            *made.mutable_move_made()->mutable_move() = response.move();
+            *made.mutable_move_made()->mutable_game() = response.game();
+            events.push_back(event_bytes(std::move(made), now));
+            if (g.draw_offered_by != 0 && after.draw_offered_by == 0)
+                events.push_back(event_bytes(draw_answered_event(false, side_number(mover)), now));
+            if (after.state == storage::game_state::kFinished)
+                events.push_back(event_bytes(game_ended_event(response.game()), now));
+
+            storage::MoveWrite write{g.ply, after, row, key, std::move(events)};
+            if (store_.apply_move(write, budget)) {
+                if (metrics_) metrics_->moves_applied.add({g.variant});
+                spdlog::debug("game {}: ply {} {}", id, row.ply, row.notation);
+                return response;
+            }
+            // Someone else's write got there first. With a request_id, the
+            // next pass finds out whether it was this request's own first try.
+            if (request_hash.empty()) break;
+        }
+        // Lost a race: say where the game is now.
+        const auto current = store_.find_game(id, budget);
+        return ply_mismatch(current ? current->game.ply : 0,
+                            "the game moved on while this move was being applied: reload it");
+    });
+}
+
+}  // namespace foxgeese::service

@@ -1,0 +1,110 @@
+#include "service/core/rpc_table.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "service/core/seat_auth.h"
+
+namespace foxgeese::service {
+namespace {
+
+namespace pb = google::protobuf;
+
+// One entry before it meets its descriptor.
+struct Binding {
+    const pb::Descriptor* request_type;
+    std::function<MessagePtr()> new_request;
+    decltype(RpcMethod::call) call;
+};
+
+template <class Request>
+std::function<MessagePtr()> make_request() {
+    return [] { return MessagePtr(std::make_unique<Request>()); };
+}
+
+template <class Request, class Response>
+Binding unary(ServiceResult<Response> (GameService::*method)(const Request&,
+                                                            const CallContext&)) {
+    return {Request::descriptor(), make_request<Request>(),
+            [method](GameService& service, const pb::Message& request,
+                     const CallContext& call) -> ServiceResult<MessagePtr> {
+                ServiceResult<Response> outcome =
+                    (service.*method)(static_cast<const Request&>(request), call);
+                if (!outcome.ok()) return outcome.error();
+                return MessagePtr(std::make_unique<Response>(std::move(outcome.value())));
+            }};
+}
+
+template <class Request>
+Binding streaming() {
+    return {Request::descriptor(), make_request<Request>(), nullptr};
+}
+
+const std::map<std::string, Binding>& bindings() {
+    static const std::map<std::string, Binding> table = {
+        {"ListVariants", unary(&GameService::list_variants)},
+        {"CreateGame", unary(&GameService::create_game)},
+        {"JoinGame", unary(&GameService::join_game)},
+        {"GetGame", unary(&GameService::get_game)},
+        {"ListGames", unary(&GameService::list_games)},
+        {"MakeMove", unary(&GameService::make_move)},
+        {"ListMoves", unary(&GameService::list_moves)},
+        {"ResignGame", unary(&GameService::resign_game)},
+        {"OfferDraw", unary(&GameService::offer_draw)},
+        {"RespondDraw", unary(&GameService::respond_draw)},
+        {"WatchGame", streaming<v1::WatchGameRequest>()},
+    };
+    return table;
+}
+
+std::vector<RpcMethod> build_methods() {
+    const pb::ServiceDescriptor& service = foxgeese_service_descriptor();
+    const auto& table = bindings();
+    if (table.size() != static_cast<std::size_t>(service.method_count()))
+        throw std::logic_error("the RPC table and foxgeese.v1.FoxGeeseService differ in size");
+    std::vector<RpcMethod> methods;
+    for (int i = 0; i < service.method_count(); ++i) {
+        const pb::MethodDescriptor* method = service.method(i);
+        const auto it = table.find(method->name());
+        if (it == table.end())
+            throw std::logic_error(method->full_name() + " is missing from the RPC table");
+        const Binding& binding = it->second;
+        if (binding.request_type != method->input_type())
+            throw std::logic_error(method->full_name() + ": the RPC table's request type differs");
+        if (static_cast<bool>(binding.call) == method->server_streaming())
+            throw std::logic_error(method->full_name() + ": the RPC table disagrees on streaming");
+        methods.push_back(RpcMethod{method, binding.new_request, binding.call});
+    }
+    return methods;
+}
+
+}  // namespace
+
+const pb::ServiceDescriptor& foxgeese_service_descriptor() {
+    const pb::ServiceDescriptor* service =
+        v1::WatchGameRequest::descriptor()->file()->pool()->FindServiceByName(
+            "foxgeese.v1.FoxGeeseService");
+    if (service == nullptr) throw std::logic_error("foxgeese.v1.FoxGeeseService is not linked in");
+    return *service;
+}
+
+const std::vector<RpcMethod>& rpc_methods() {
+    static const std::vector<RpcMethod> methods = build_methods();
+    return methods;
+}
+
+const RpcMethod* find_rpc(std::string_view name) {
+    for (const RpcMethod& method : rpc_methods()) {
+        if (method.name() == name) return &method;
+    }
+    return nullptr;
+}
+
+ServiceResult<MessagePtr> call_rpc(const RpcMethod& method, GameService& service,
+                                   const pb::Message& request, const CallContext& call) {
+    if (auto e = check_single_authorization(call)) return *e;
+    return method.call(service, request, call);
+}
+
+}  // namespace foxgeese::service

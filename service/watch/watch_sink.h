@@ -1,0 +1,42 @@
+// The transport's end of one watch stream (a gRPC reactor, an HTTP
+// response), and the events the hub hands it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "foxgeese/v1/game_service.pb.h"
+
+namespace foxgeese::service {
+
+// Why a watch stream ends.
+enum class WatchEnd {
+    kGameEnded,  // GameEnded was the last event delivered
+    kShutdown,   // the server is stopping; the client should reconnect elsewhere
+};
+
+// One event, built once and shared by every watcher it goes to, with its
+// wire form serialized once (a thousand watchers must not mean a thousand
+// serializations).
+struct WatchEvent {
+    explicit WatchEvent(v1::WatchGameResponse m) : message(std::move(m)) {
+        message.SerializeToString(&bytes);
+    }
+    // An event whose serialized form is already at hand (as recorded).
+    WatchEvent(v1::WatchGameResponse m, std::string serialized)
+        : message(std::move(m)), bytes(std::move(serialized)) {}
+    v1::WatchGameResponse message;
+    std::string bytes;  // protobuf binary form of `message`
+};
+
+// The hub calls these from its own threads, under a game's lock: they must
+// queue and return without blocking. After close() the hub calls nothing
+// more.
+class WatchSink {
+  public:
+    virtual ~WatchSink() = default;
+    virtual void deliver(const std::shared_ptr<const WatchEvent>& event) = 0;
+    virtual void close(WatchEnd why) = 0;
+};
+
+}  // namespace foxgeese::service

@@ -1,0 +1,25 @@
+// How long one database call may take and whether its caller still waits.
+// Every store method takes one: the pool bounds the call by the earlier of
+// the caller's deadline and its own query timeout, and a write is not sent
+// once the caller has gone (nothing is committed that nobody will hear of).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+
+namespace foxgeese::storage {
+
+struct CallBudget {
+    using Clock = std::chrono::steady_clock;
+
+    // When the caller stops waiting; none: only the pool's query timeout.
+    std::optional<Clock::time_point> deadline;
+    // True once the caller went away (a cancelled call); may be empty.
+    std::function<bool()> abandoned;
+
+    bool caller_gone() const { return abandoned && abandoned(); }
+    bool deadline_passed() const { return deadline && Clock::now() >= *deadline; }
+};
+
+}  // namespace foxgeese::storage

@@ -1,0 +1,79 @@
+#include "storage/presence_store.h"
+
+#include <pqxx/pqxx>
+
+#include "storage/database_call.h"
+
+namespace foxgeese::storage {
+namespace {
+
+// How long the rows of a dead server's watchers stay before they are folded
+// into seat_departures.
+constexpr std::int64_t kPresenceRowRetentionUs = 10LL * 60 * 1'000'000;
+
+}  // namespace
+
+void PresenceStore::connect(const std::string& game_id, int side, const std::string& watcher_id,
+                            const std::string& server_id, std::int64_t now_us,
+                            std::int64_t expires_us, const CallBudget& budget) {
+    run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        tx.exec_prepared("presence_connect", game_id, side, watcher_id, server_id, now_us,
+                         expires_us);
+        return true;
+    });
+}
+
+void PresenceStore::disconnect(const std::string& game_id, int side,
+                               const std::string& watcher_id, std::int64_t now_us,
+                               const CallBudget& budget) {
+    run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        tx.exec_prepared("presence_disconnect", game_id, side, watcher_id, now_us);
+        return true;
+    });
+}
+
+int PresenceStore::refresh(const std::string& server_id, std::int64_t now_us,
+                           std::int64_t expires_us, const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        const int refreshed = static_cast<int>(
+            tx.exec_prepared("presence_refresh", server_id, now_us, expires_us).affected_rows());
+        tx.exec_prepared("presence_expire", now_us - kPresenceRowRetentionUs);
+        return refreshed;
+    });
+}
+
+void PresenceStore::drop_server(const std::string& server_id, std::int64_t now_us,
+                                const CallBudget& budget) {
+    run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        tx.exec_prepared("presence_drop_server", server_id, now_us);
+        return true;
+    });
+}
+
+std::pair<SeatPresence, SeatPresence> PresenceStore::presence(const std::string& game_id,
+                                                              std::int64_t now_us,
+                                                              const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        const pqxx::result r = tx.exec_prepared("presence", game_id, now_us);
+        SeatPresence sides[2];
+        for (const auto& row : r) {
+            const int side = row[0].as<int>();
+            if (side < 1 || side > 2) continue;
+            SeatPresence& p = sides[side - 1];
+            if (!row[1].is_null()) {
+                p.connected = true;
+                p.since_us = row[1].as<std::int64_t>();
+            } else if (!row[2].is_null()) {
+                p.since_us = row[2].as<std::int64_t>();
+            }
+        }
+        return std::make_pair(sides[0], sides[1]);
+    });
+}
+
+}  // namespace foxgeese::storage

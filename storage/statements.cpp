@@ -1,0 +1,199 @@
+#include "storage/statements.h"
+
+#include <pqxx/connection>
+
+#include "storage/game_columns.h"
+#include "storage/game_records.h"
+
+namespace foxgeese::storage {
+namespace {
+
+const std::string kActive = sql_int(game_state::kActive);
+const std::string kPublic = sql_int(visibility::kPublic);
+
+void prepare_game_statements(pqxx::connection& conn) {
+    const std::string select = game_with_last_move_select();
+    // The start position is the game's first occurrence in its repetition
+    // history; a create retry that lost a race to its twin inserts nothing.
+    conn.prepare("insert_game",
+                 "WITH g AS ("
+                 " INSERT INTO games (game_id, variant, geese_option, geese_sideways, visibility,"
+                 " state, start_position, start_geese, position, ply, quiet_plies,"
+                 " fox_token_hash, geese_token_hash, invite_code_hash, fox_request_hash,"
+                 " geese_request_hash, create_request_hash, created_at, updated_at,"
+                 " fox_retry_until, geese_retry_until)"
+                 " VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+                 " $15, $16, $17, " FG_TS("$18") ", " FG_TS("$18") ", " FG_TS("$20") ", " FG_TS(
+                     "$21") ")"
+                 " ON CONFLICT (create_request_hash) WHERE create_request_hash IS NOT NULL"
+                 " DO NOTHING RETURNING game_id, ply)"
+                 " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
+                 " SELECT game_id, $19, 1, ply FROM g RETURNING game_id");
+    conn.prepare("find_game", select + " WHERE g.game_id = $1::uuid");
+    conn.prepare("find_game_by_create_request", select + " WHERE g.create_request_hash = $1");
+    conn.prepare("lock_game", select + " WHERE g.game_id = $1::uuid FOR UPDATE OF g");
+    conn.prepare("update_game",
+                 "UPDATE games SET state = $2, result = $3, end_reason = $4, fox_token_hash = $5,"
+                 " geese_token_hash = $6, fox_request_hash = $7, geese_request_hash = $8,"
+                 " draw_offered_by = $9, updated_at = " FG_TS("$10") ","
+                 " finished_at = " FG_TS("$11") ", invite_code_hash = $12, event_seq = $13,"
+                 " fox_retry_until = " FG_TS("$14") ", geese_retry_until = " FG_TS("$15")
+                 " WHERE game_id = $1::uuid");
+    // One statement per listing, so each uses its partial index.
+    const std::string page_filter =
+        " AND ($1 = '' OR g.variant = $1)"
+        " AND ($2::bigint IS NULL OR (g.{col}, g.game_id) < (" FG_TS("$2") ", $3::uuid))"
+        " ORDER BY g.{col} DESC, g.game_id DESC LIMIT $4";
+    auto listing = [&](int state, const std::string& column) {
+        std::string sql = select + " WHERE g.state = " + sql_int(state) +
+                          " AND g.visibility = " + kPublic + page_filter;
+        for (std::size_t at; (at = sql.find("{col}")) != std::string::npos;)
+            sql.replace(at, 5, column);
+        return sql;
+    };
+    conn.prepare("list_open_games", listing(game_state::kWaiting, "created_at"));
+    conn.prepare("list_active_games", listing(game_state::kActive, "updated_at"));
+    conn.prepare("list_recent_games", listing(game_state::kFinished, "finished_at"));
+}
+
+void prepare_move_statements(pqxx::connection& conn) {
+    // MakeMove's one read: the game, an earlier try with the same request id,
+    // and the occurrence counts of the positions in the quiet-ply window.
+    conn.prepare("load_move_context",
+                 std::string("SELECT ") + kGameColumns + ", " + move_columns("r") +
+                     ", (SELECT string_agg(o.position_key || '=' || o.occurrences, '|')"
+                     "   FROM position_occurrences o WHERE o.game_id = g.game_id"
+                     "   AND o.last_ply >= g.ply - g.quiet_plies)"
+                     " FROM games g LEFT JOIN moves r ON r.game_id = g.game_id"
+                     " AND r.request_hash = $2 WHERE g.game_id = $1::uuid");
+    // MakeMove's one write. The compare-and-swap on (ply, state) makes exactly
+    // one of two racing moves apply; the rest of the statement only runs for
+    // the game row it updated.
+    conn.prepare(
+        "apply_move",
+        "WITH upd AS ("
+        " UPDATE games SET position = $3, ply = $4, quiet_plies = $5, state = $6, result = $7,"
+        " end_reason = $8, draw_offered_by = $9, updated_at = " FG_TS("$10") ","
+        " finished_at = " FG_TS("$11") ", event_seq = event_seq + $18,"
+        " fox_retry_until = " FG_TS("$22") ", geese_retry_until = " FG_TS("$23") " WHERE game_id = "
+        "$1::uuid AND ply = $2 AND state = " +
+            kActive +
+            " RETURNING game_id, event_seq),"
+            " mv AS ("
+            " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
+            " end_reason, request_hash, response, created_at)"
+            " SELECT game_id, $4, $12, $13, $14, $3, $6, $7, $8, $15, $16::bytea, " FG_TS("$10")
+            " FROM upd RETURNING game_id),"
+            " occ AS ("
+            " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
+            " SELECT game_id, $17, 1, $4 FROM upd"
+            " ON CONFLICT (game_id, position_key) DO UPDATE"
+            " SET occurrences = position_occurrences.occurrences + 1, last_ply = excluded.last_ply"
+            " RETURNING game_id),"
+            // The move's events (1 to 3), numbered after the game's last one.
+            " ev AS ("
+            " INSERT INTO game_events (game_id, seq, body, created_at)"
+            " SELECT upd.game_id, upd.event_seq - $18 + e.ord, e.body, " FG_TS("$10")
+            " FROM upd, (VALUES (1, $19::bytea), (2, $20::bytea), (3, $21::bytea)) AS e(ord, body)"
+            " WHERE e.ord <= $18 RETURNING game_id)"
+            " SELECT pg_notify('foxgeese_events', $1::text) FROM mv, occ");
+    conn.prepare("list_moves", "SELECT " + move_columns("m") +
+                                   " FROM moves m WHERE m.game_id = $1::uuid AND m.ply <= $2"
+                                   " ORDER BY m.ply");
+    conn.prepare("list_moves_between",
+                 "SELECT " + move_columns("m") +
+                     " FROM moves m WHERE m.game_id = $1::uuid AND m.ply > $2 AND m.ply <= $3"
+                     " ORDER BY m.ply");
+}
+
+void prepare_event_statements(pqxx::connection& conn) {
+    conn.prepare("insert_event",
+                 "INSERT INTO game_events (game_id, seq, body, created_at)"
+                 " VALUES ($1::uuid, $2, $3::bytea, " FG_TS("$4") ")");
+    conn.prepare("events_after",
+                 "SELECT seq, body FROM game_events WHERE game_id = $1::uuid AND seq > $2"
+                 " ORDER BY seq");
+    conn.prepare("notify_event", "SELECT pg_notify('foxgeese_events', $1)");
+}
+
+void prepare_presence_statements(pqxx::connection& conn) {
+    // A seat holder who watches has used the seat's token: the seat's
+    // CreateGame / JoinGame retry window closes.
+    conn.prepare("presence_connect",
+                 "WITH ins AS ("
+                 " INSERT INTO seat_presence (game_id, side, watcher_id, server_id, connected_at,"
+                 " refreshed_at, expires_at) VALUES ($1::uuid, $2, $3::uuid, $4, " FG_TS("$5") ", "
+                 FG_TS("$5") ", " FG_TS("$6") ") ON CONFLICT DO NOTHING RETURNING game_id),"
+                 " used AS ("
+                 " UPDATE games SET"
+                 " fox_retry_until = CASE WHEN $2 = 1 THEN NULL ELSE fox_retry_until END,"
+                 " geese_retry_until = CASE WHEN $2 = 2 THEN NULL ELSE geese_retry_until END"
+                 " WHERE game_id = $1::uuid AND (($2 = 1 AND fox_retry_until IS NOT NULL)"
+                 " OR ($2 = 2 AND geese_retry_until IS NOT NULL)))"
+                 " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM ins");
+    conn.prepare("presence_disconnect",
+                 "WITH del AS ("
+                 " DELETE FROM seat_presence WHERE game_id = $1::uuid AND side = $2"
+                 " AND watcher_id = $3::uuid RETURNING game_id),"
+                 " dep AS ("
+                 " INSERT INTO seat_departures (game_id, side, left_at)"
+                 " SELECT game_id, $2, " FG_TS("$4") " FROM del"
+                 " ON CONFLICT (game_id, side) DO UPDATE SET left_at = excluded.left_at"
+                 " RETURNING game_id)"
+                 " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM dep");
+    conn.prepare("presence_refresh",
+                 "UPDATE seat_presence SET refreshed_at = " FG_TS("$2") ", expires_at = " FG_TS(
+                     "$3") " WHERE server_id = $1");
+    // Rows of servers that died long ago: gone, with their last sign of life
+    // kept as the departure time.
+    conn.prepare("presence_expire",
+                 "WITH del AS ("
+                 " DELETE FROM seat_presence WHERE expires_at < " FG_TS("$1")
+                 " RETURNING game_id, side, refreshed_at)"
+                 " INSERT INTO seat_departures (game_id, side, left_at)"
+                 " SELECT game_id, side, max(refreshed_at) FROM del GROUP BY game_id, side"
+                 " ON CONFLICT (game_id, side) DO UPDATE"
+                 " SET left_at = greatest(seat_departures.left_at, excluded.left_at)");
+    conn.prepare("presence_drop_server",
+                 "WITH del AS ("
+                 " DELETE FROM seat_presence WHERE server_id = $1 RETURNING game_id, side),"
+                 " dep AS ("
+                 " INSERT INTO seat_departures (game_id, side, left_at)"
+                 " SELECT DISTINCT game_id, side, " FG_TS("$2") " FROM del"
+                 " ON CONFLICT (game_id, side) DO UPDATE SET left_at = excluded.left_at"
+                 " RETURNING game_id)"
+                 " SELECT pg_notify('foxgeese_events', game_id::text || ' presence')"
+                 " FROM (SELECT DISTINCT game_id FROM dep) d");
+    conn.prepare(
+        "presence",
+        "SELECT s.side,"
+        " (SELECT " FG_US("min(p.connected_at)") " FROM seat_presence p"
+        "  WHERE p.game_id = $1::uuid AND p.side = s.side AND p.expires_at > " FG_TS("$2") "),"
+        " (SELECT " FG_US("greatest(max(d.left_at), (SELECT max(p.refreshed_at)"
+                          " FROM seat_presence p WHERE p.game_id = $1::uuid AND p.side = s.side"
+                          " AND p.expires_at <= " FG_TS("$2") "))")
+        "  FROM seat_departures d WHERE d.game_id = $1::uuid AND d.side = s.side)"
+        " FROM (VALUES (1::smallint), (2::smallint)) s(side) ORDER BY s.side");
+}
+
+void prepare_health_statements(pqxx::connection& conn) {
+    conn.prepare("schema_version",
+                 "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0"
+                 " ELSE (SELECT coalesce(max(version), 0) FROM schema_migrations) END");
+    // Assigns a transaction id, so the COMMIT after it writes a commit record
+    // and waits for synchronous replication like any write would.
+    conn.prepare("commit_probe", "SELECT pg_current_xact_id()");
+    conn.prepare("games_by_state", "SELECT state, count(*) FROM games GROUP BY state");
+}
+
+}  // namespace
+
+void prepare_statements(pqxx::connection& conn) {
+    prepare_game_statements(conn);
+    prepare_move_statements(conn);
+    prepare_event_statements(conn);
+    prepare_presence_statements(conn);
+    prepare_health_statements(conn);
+}
+
+}  // namespace foxgeese::storage
