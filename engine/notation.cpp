@@ -1,6 +1,7 @@
 #include "notation.h"
 
 #include <cctype>
+#include <optional>
 
 namespace foxgeese {
 namespace {
@@ -30,6 +31,30 @@ std::string_view trim(std::string_view text) {
     while (!text.empty() && is_space(text.back()))
         text.remove_suffix(1);
     return text;
+}
+
+// Characters that look like the notation's separators but are not ASCII:
+// text pasted from a document or typed on a phone keyboard has them.
+struct LookAlike {
+    std::string_view utf8;
+    std::string_view name;
+    char instead;
+};
+constexpr LookAlike kLookAlikes[] = {
+    {"\u2010", "a Unicode hyphen (U+2010)", '-'}, {"\u2011", "a non-breaking hyphen (U+2011)", '-'},
+    {"\u2012", "a figure dash (U+2012)", '-'},    {"\u2013", "an en dash (U+2013)", '-'},
+    {"\u2014", "an em dash (U+2014)", '-'},       {"\u2212", "a minus sign (U+2212)", '-'},
+    {"\u00d7", "a multiplication sign (U+00D7)", 'x'},
+};
+
+std::optional<Error> look_alike_separator(std::string_view text) {
+    for (const LookAlike& look : kLookAlikes) {
+        if (text.find(look.utf8) == std::string_view::npos) continue;
+        return notation_error(quoted(text) + " has " + std::string(look.name) + " where '" +
+                              std::string(1, look.instead) + "' belongs; write moves in ASCII, " +
+                              (look.instead == '-' ? "a step as d4-d5" : "a jump as d4xd6"));
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -62,6 +87,7 @@ Result<MovePath> parse_move(const Board& board, std::string_view text) {
     text = trim(text);
     if (text.empty())
         return notation_error("the move is empty; write a step as d4-d5, a jump as d4xd6");
+    if (auto look_alike = look_alike_separator(text)) return *look_alike;
     MovePath path;
     char separator = 0;
     std::size_t i = 0;

@@ -19,7 +19,10 @@ struct CallBudget {
     std::function<bool()> abandoned;
 
     bool caller_gone() const { return abandoned && abandoned(); }
-    bool deadline_passed() const { return deadline && Clock::now() >= *deadline; }
+    // Whether the deadline has passed, or will before `margin` is over.
+    bool deadline_passed(Clock::duration margin = Clock::duration::zero()) const {
+        return deadline && Clock::now() + margin >= *deadline;
+    }
 };
 
 }  // namespace foxgeese::storage

@@ -63,14 +63,19 @@ DatabaseFailure late_failure(Verdict verdict, Access access) {
                            "the database confirmed the call only after it was cancelled");
 }
 
+// A commit takes a disk flush and, with a synchronous standby, a round trip
+// to it: a caller with less time left than this would most likely never see
+// its answer, so the commit is not begun.
+constexpr auto kCommitMargin = std::chrono::milliseconds(10);
+
 void require_caller(const CallBudget& budget) {
     if (budget.caller_gone()) {
         throw DatabaseFailure(Kind::kAbandoned, WriteOutcome::kNotApplied,
                               "the caller went away before the write");
     }
-    if (budget.deadline_passed()) {
+    if (budget.deadline_passed(kCommitMargin)) {
         throw DatabaseFailure(Kind::kDeadlinePassed, WriteOutcome::kNotApplied,
-                              "the caller's deadline passed before the write");
+                              "the caller's deadline passes before the write could commit");
     }
 }
 

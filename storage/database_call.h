@@ -27,7 +27,8 @@ DatabaseFailure late_failure(ConnectionPool::Verdict verdict, Access access);
 bool is_database_failure(const std::exception& error);
 
 // Throws kAbandoned / kDeadlinePassed (nothing written) when the caller no
-// longer waits; writes call it just before they commit.
+// longer waits, or its deadline comes too soon for a commit; writes call it
+// just before they commit.
 void require_caller(const CallBudget& budget);
 
 template <class Body>

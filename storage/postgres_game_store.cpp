@@ -252,11 +252,12 @@ int PostgresGameStore::schema_version(const CallBudget& budget) {
     });
 }
 
-void PostgresGameStore::commit_probe(const CallBudget& budget) {
+void PostgresGameStore::commit_probe(const std::string& server_id, bool prune,
+                                     const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
-        pqxx::work tx(conn);
-        tx.exec_prepared("commit_probe");
-        tx.commit();
+        pqxx::nontransaction tx(conn);
+        tx.exec_prepared("commit_probe", server_id);
+        if (prune) tx.exec_prepared("prune_probes");
         return true;
     });
 }

@@ -73,9 +73,10 @@ class PostgresGameStore {
 
     // The highest migration version recorded (0 when none).
     int schema_version(const CallBudget& budget = {});
-    // A transaction that commits a commit record: it waits for synchronous
-    // replication and the disk like a move would (readiness).
-    void commit_probe(const CallBudget& budget = {});
+    // Commits a write of this server's probe row: it waits for the disk and
+    // synchronous replication as a move would (readiness). `prune` also
+    // removes the rows of servers gone for a day.
+    void commit_probe(const std::string& server_id, bool prune, const CallBudget& budget = {});
     // Number of games per state code (for metrics).
     std::vector<std::pair<int, std::int64_t>> games_by_state(const CallBudget& budget = {});
 

@@ -180,9 +180,13 @@ void prepare_health_statements(pqxx::connection& conn) {
     conn.prepare("schema_version",
                  "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0"
                  " ELSE (SELECT coalesce(max(version), 0) FROM schema_migrations) END");
-    // Assigns a transaction id, so the COMMIT after it writes a commit record
-    // and waits for synchronous replication like any write would.
-    conn.prepare("commit_probe", "SELECT pg_current_xact_id()");
+    // A real write, so that its commit waits for the disk and for
+    // synchronous replication as a move's would.
+    conn.prepare("commit_probe",
+                 "INSERT INTO readiness_probes (server_id, probed_at) VALUES ($1, now())"
+                 " ON CONFLICT (server_id) DO UPDATE SET probed_at = excluded.probed_at");
+    conn.prepare("prune_probes",
+                 "DELETE FROM readiness_probes WHERE probed_at < now() - interval '1 day'");
     conn.prepare("games_by_state", "SELECT state, count(*) FROM games GROUP BY state");
 }
 

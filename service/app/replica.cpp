@@ -152,7 +152,8 @@ void Replica::check_readiness() {
         } else {
             // A read alone would pass while commits hang (a synchronous
             // standby gone, a full disk): commit something.
-            probe_store_->commit_probe();
+            probe_store_->commit_probe(hub_->server_id(), !probes_pruned_);
+            probes_pruned_ = true;
             ready = true;
         }
         if (ready && SteadyClock::now() - games_counted_ > kGamesCountInterval) {

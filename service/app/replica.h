@@ -107,6 +107,7 @@ class Replica {
     mutable std::mutex games_mutex_;
     std::vector<std::pair<int, std::int64_t>> games_by_state_;
     std::chrono::steady_clock::time_point games_counted_{};
+    bool probes_pruned_ = false;  // readiness thread only
     std::mutex stop_mutex_;
     std::condition_variable stop_wake_;
     bool stopped_ = false;

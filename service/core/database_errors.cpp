@@ -40,7 +40,13 @@ ServiceError database_error(const char* rpc, const storage::DatabaseFailure& fai
             message = "this server is shutting down; retry (another replica answers)";
             break;
     }
-    spdlog::warn("{}: {} ({})", rpc, reason, failure.what());
+    // A caller's own deadline or departure says nothing about the server,
+    // and a client could flood the log with them: debug. The rest are the
+    // database's doing and worth an operator's eye.
+    const bool callers_doing = failure.kind() == Kind::kDeadlinePassed ||
+                               failure.kind() == Kind::kAbandoned;
+    spdlog::log(callers_doing ? spdlog::level::debug : spdlog::level::warn, "{}: {} ({})", rpc,
+                reason, failure.what());
     return make_error(code, reason, message + outcome,
                       {{"write_outcome", unknown ? "UNKNOWN" : "NOT_APPLIED"}});
 }

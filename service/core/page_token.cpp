@@ -46,7 +46,7 @@ std::optional<PageCursor> decode_page_token(std::string_view token, int filter,
     if (ec != std::errc() || end != rest.data() + bar || key < 0 || key > kLatestKeyUs)
         return std::nullopt;
     const std::string id(rest.substr(bar + 1));
-    if (!is_uuid(id)) return std::nullopt;
+    if (!is_uuid(id) || lowercase(id) != id) return std::nullopt;
     PageCursor cursor{key, id};
     // Only the exact bytes this server writes (lowercase hex, no leading
     // zeros or signs, a lowercase id) pass.

@@ -164,6 +164,25 @@ std::optional<double> parse_double(const std::string& text) {
     return value;
 }
 
+// Whether a (dotted) scalar field holds a value other than its default.
+bool field_is_set(const pb::Message& root, const FieldPath& path) {
+    const pb::Message* message = &root;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+        if (!message->GetReflection()->HasField(*message, path[i])) return false;
+        message = &message->GetReflection()->GetMessage(*message, path[i]);
+    }
+    return message->GetReflection()->HasField(*message, path.back());
+}
+
+// A string field's value (path variables are strings).
+std::string field_text(const pb::Message& root, const FieldPath& path) {
+    const pb::Message* message = &root;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i)
+        message = &message->GetReflection()->GetMessage(*message, path[i]);
+    if (path.back()->cpp_type() != pb::FieldDescriptor::CPPTYPE_STRING) return {};
+    return message->GetReflection()->GetString(*message, path.back());
+}
+
 // Sets a scalar field from text (a path variable or query value); returns
 // what is wrong with the text, if anything.
 std::optional<std::string> set_field(pb::Message& root, const FieldPath& path,
@@ -464,8 +483,15 @@ ServiceResult<std::unique_ptr<pb::Message>> RestRoutes::build_request(const Rout
     }
 
     for (const auto& [segment, value] : match.variables) {
+        const std::string name = dotted_name(segment->field);
+        // A body may repeat a path field, but not contradict it: it could
+        // mean another game than the URL a proxy checked.
+        if (route.has_body && field_is_set(*request, segment->field) &&
+            field_text(*request, segment->field) != value) {
+            return invalid_argument(name, name + " in the body differs from the path's; leave it "
+                                                 "out of the body");
+        }
         if (auto problem = set_field(*request, segment->field, value)) {
-            const std::string name = dotted_name(segment->field);
             return invalid_argument(name, "the path segment for " + name + " " + *problem);
         }
     }

@@ -76,6 +76,8 @@ class WatchHub {
                                                            std::shared_ptr<WatchSink> sink);
 
     int active_watchers() const;
+    // This process's id in presence rows (and readiness probes).
+    const std::string& server_id() const { return server_id_; }
     // Games with at least one watcher here (for tests: none may linger).
     std::size_t watched_games() const;
 

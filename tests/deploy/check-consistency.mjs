@@ -210,6 +210,40 @@ checks.check("Envoy Gateway policies target rendered routes", () => {
   }
 });
 
+// A constant `name = <a> * 1024` (or a plain number) from a source file.
+function sourceBytes(file, name) {
+  const text = fs.readFileSync(path.join(repoRoot, file), "utf8");
+  const found = text.match(new RegExp(`${name}\\s*=\\s*([0-9']+)(\\s*\\*\\s*1024)?`));
+  expect(found, `no ${name} in ${file}`);
+  return Number(found[1].replaceAll("'", "")) * (found[2] ? 1024 : 1);
+}
+
+checks.check("the gateway's header limit lies between the server's call limit and gRPC's", () => {
+  const gateway = one("Gateway");
+  const policies = all("EnvoyPatchPolicy");
+  expect(policies.length === 1, `expected one EnvoyPatchPolicy, found ${policies.length}`);
+  const [policy] = policies;
+  expect(policy.spec.targetRef.name === gateway.metadata.name, "the patch targets another Gateway");
+  // Envoy Gateway merges the HTTPS listeners of a port into one xDS listener
+  // named after the first, with one filter chain per listener.
+  const ports = new Map();
+  for (const l of gateway.spec.listeners) ports.set(l.port, [...(ports.get(l.port) ?? []), l.name]);
+  const gatewayCap = sourceBytes("service/app/replica.cpp", "kGrpcMetadataLimitBytes");
+  const callCap = sourceBytes("service/grpc/grpc_game_service.h", "kMaxCallMetadataBytes");
+  for (const [port, names] of ports) {
+    const listener = `${gateway.metadata.namespace}/${gateway.metadata.name}/${names[0]}`;
+    for (let chain = 0; chain < names.length; chain++) {
+      const patch = policy.spec.jsonPatches.find(
+        (p) => p.name === listener && p.operation.path === `/filter_chains/${chain}/filters/0/typed_config/max_request_headers_kb`,
+      );
+      expect(patch, `port ${port}: no header limit for filter chain ${chain} of ${listener}`);
+      const bytes = patch.operation.value * 1024;
+      expect(bytes < gatewayCap, `port ${port}: the gateway passes ${bytes} bytes of headers, gRPC's own limit is ${gatewayCap}`);
+      expect(bytes > callCap, `port ${port}: the gateway limit ${bytes} is below the server's per-call ${callCap}, which then never answers`);
+    }
+  }
+});
+
 checks.check("streaming calls, and only they, escape the gateway's request timeout", () => {
   const unbounded = (value) => /^0+(h|m|s|ms)?$/.test(String(value ?? ""));
   const lifted = (route) =>

@@ -82,6 +82,42 @@ function checkBackendTrafficPolicy(policy) {
   }
 }
 
+// Envoy Gateway's EnvoyPatchPolicy (gateway.envoyproxy.io/v1alpha1), field by
+// field as its CRD defines them; unknown fields are refused like elsewhere.
+const patchResourceTypes = [
+  "type.googleapis.com/envoy.config.listener.v3.Listener",
+  "type.googleapis.com/envoy.config.route.v3.RouteConfiguration",
+  "type.googleapis.com/envoy.config.cluster.v3.Cluster",
+  "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment",
+  "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret",
+];
+function checkEnvoyPatchPolicy(policy) {
+  expect(policy.apiVersion === "gateway.envoyproxy.io/v1alpha1", `apiVersion ${policy.apiVersion}`);
+  const spec = policy.spec ?? {};
+  const known = (object, keys, where) => {
+    const extra = Object.keys(object ?? {}).filter((k) => !keys.includes(k));
+    expect(!extra.length, `${where}: fields the schema does not define: ${extra.join(", ")}`);
+  };
+  known(spec, ["type", "jsonPatches", "targetRef", "priority"], "spec");
+  expect(spec.type === "JSONPatch", `spec.type ${spec.type} (only JSONPatch exists)`);
+  const ref = spec.targetRef ?? {};
+  known(ref, ["group", "kind", "name", "namespace"], "spec.targetRef");
+  expect(ref.group === "gateway.networking.k8s.io", `targetRef group ${ref.group}`);
+  expect(["Gateway", "GatewayClass"].includes(ref.kind), `targetRef kind ${ref.kind}`);
+  expect(typeof ref.name === "string" && ref.name, "targetRef name");
+  expect(Array.isArray(spec.jsonPatches) && spec.jsonPatches.length, "spec.jsonPatches is empty");
+  for (const [i, patch] of spec.jsonPatches.entries()) {
+    known(patch, ["type", "name", "operation"], `spec.jsonPatches[${i}]`);
+    expect(patchResourceTypes.includes(patch.type), `jsonPatches[${i}].type ${patch.type}`);
+    expect(typeof patch.name === "string" && patch.name, `jsonPatches[${i}].name`);
+    const op = patch.operation ?? {};
+    known(op, ["op", "path", "from", "value"], `spec.jsonPatches[${i}].operation`);
+    expect(["add", "remove", "replace", "move", "copy", "test"].includes(op.op), `jsonPatches[${i}] op ${op.op}`);
+    expect(typeof op.path === "string" && op.path.startsWith("/"), `jsonPatches[${i}] path ${op.path} is no JSON pointer`);
+    expect(op.op === "remove" || "value" in op || "from" in op, `jsonPatches[${i}] has no value`);
+  }
+}
+
 expect(objects.length > 0, `${kustomization} rendered nothing`);
 for (const object of objects) {
   checks.check(`${idOf(object)} (${object.apiVersion})`, () => {
@@ -91,6 +127,10 @@ for (const object of objects) {
     }
     if (object.apiVersion?.startsWith("gateway.envoyproxy.io/") && object.kind === "BackendTrafficPolicy") {
       checkBackendTrafficPolicy(object);
+      return;
+    }
+    if (object.apiVersion?.startsWith("gateway.envoyproxy.io/") && object.kind === "EnvoyPatchPolicy") {
+      checkEnvoyPatchPolicy(object);
       return;
     }
     const specifier = modelSpecifier(object);

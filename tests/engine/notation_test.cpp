@@ -186,6 +186,15 @@ TEST(NotationReject, PointsOffTheBoard) {
     }
 }
 
+TEST(NotationReject, LookAlikeSeparatorsAreNamed) {
+    expect_invalid({&cross33(), "d4\u2013d5", "en dash (U+2013)"});
+    expect_invalid({&cross33(), "d4\u2014d5", "em dash"});
+    expect_invalid({&cross33(), "d4\u2212d5", "minus sign"});
+    expect_invalid({&cross33(), "d4\u2011d5", "non-breaking hyphen"});
+    expect_invalid({&cross33(), "d4\u00d7d6", "multiplication sign"});
+    expect_invalid({&cross33(), "d4\u2013d5", "a step as d4-d5"});
+}
+
 TEST(NotationReject, MixedSeparators) {
     expect_invalid({&cross33(), "d4xd6-d7", "mixed"});
     expect_invalid({&cross33(), "d4-d5xd6", "mixed"});
@@ -235,8 +244,8 @@ TEST(NotationReject, Garbage) {
              {&cross33(), "d4-5", "expected a point"},
              {&cross33(), "4d-5d", "file letter"},
              {&cross33(), "d44-d5", "file letter then a rank"},
-             {&cross33(), "d4–d5", "file letter then a rank"},  // en dash
-             {&cross33(), "d4×d6", "file letter then a rank"},  // multiplication sign
+             {&cross33(), "d4–d5", "en dash"},
+             {&cross33(), "d4×d6", "multiplication sign"},
          }) {
         expect_invalid(bad);
     }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <random>
 #include <pqxx/pqxx>
 #include <sstream>
 
@@ -380,8 +382,26 @@ void ServiceTest::start_server(const std::string& database_url) {
     options.grpc_port = 0;
     options.db_pool_size = 8;
     options.drain_timeout = std::chrono::seconds(2);
+    options.clock = &clock_;
     server_ = std::make_unique<service::Replica>(options);
     client_ = std::make_unique<ServiceClient>(server_->grpc_port());
+}
+
+std::string random_request_id() {
+    thread_local std::mt19937_64 random{std::random_device{}()};
+    const std::uint64_t high = random(), low = random();
+    char text[37];
+    // Version 4 in the third group, the RFC 4122 variant in the fourth.
+    std::snprintf(text, sizeof text, "%08x-%04x-4%03x-%04x-%012llx",
+                  static_cast<unsigned>(high >> 32), static_cast<unsigned>((high >> 16) & 0xffff),
+                  static_cast<unsigned>(high & 0xfff),
+                  static_cast<unsigned>(0x8000 | ((low >> 48) & 0x3fff)),
+                  static_cast<unsigned long long>(low & 0xffffffffffffULL));
+    return text;
+}
+
+std::int64_t TestClock::now_us() const {
+    return service::system_clock().now_us() + offset_us_.load();
 }
 
 std::unique_ptr<ServiceClient> ServiceTest::new_client() const {

@@ -8,6 +8,7 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -204,6 +205,17 @@ struct GameSnapshot {
     std::string debug_string() const;
 };
 
+// The service's clock in tests: real time plus an offset the test moves
+// forward, so that a test skips a retry window instead of waiting it out.
+class TestClock : public service::Clock {
+  public:
+    std::int64_t now_us() const override;
+    void advance(std::chrono::microseconds by) { offset_us_ += by.count(); }
+
+  private:
+    std::atomic<std::int64_t> offset_us_{0};
+};
+
 class ServiceTest : public ::testing::Test {
   protected:
     // Migrates the shared test database and starts a server on it.
@@ -216,6 +228,8 @@ class ServiceTest : public ::testing::Test {
     // A new server on the same database, as after a deploy or a crash.
     void restart_server();
     ServiceClient& client() { return *client_; }
+    // The clock every server this test starts reads.
+    TestClock& clock() { return clock_; }
     // The running server (its port, hub and pool).
     service::Replica& server() { return *server_; }
     // Another client with a channel of its own, for concurrent callers.
@@ -243,6 +257,7 @@ class ServiceTest : public ::testing::Test {
                                                 const std::function<grpc::Status()>& call);
 
   private:
+    TestClock clock_;
     std::string database_url_;
     std::unique_ptr<service::Replica> server_;
     std::unique_ptr<ServiceClient> client_;
@@ -255,6 +270,9 @@ class ScratchServiceTest : public ServiceTest {
     // Rows of a table of the scratch database.
     long count_rows(const std::string& table);
 };
+
+// A new random UUIDv4, as a client makes a request_id (each call another).
+std::string random_request_id();
 
 // Well-formed ids and tokens that belong to nothing.
 inline const std::string kUnknownGameId = "00000000-0000-4000-8000-000000000000";

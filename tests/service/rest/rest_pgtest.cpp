@@ -173,8 +173,14 @@ TEST_F(RestApiTest, JoinGameSeatsTheJoinerAsGrpcSees) {
     const Reply<v1::CreateGameResponse> created = grpc().create(create_request("standard"));
     ASSERT_TRUE(IsOk(created));
     const std::string id = created->game().game_id();
-    // The path names the game even when the body says otherwise.
-    const HttpReply reply = post("/v1/games/" + id + ":join", R"({"gameId": ")" + kUnknownGameId +
+    // A body that names another game than the path is refused; one that
+    // repeats the path's game is fine.
+    const HttpReply other = post("/v1/games/" + id + ":join", R"({"gameId": ")" + kUnknownGameId +
+                                                                  R"(", "inviteCode": ")" +
+                                                                  created->invite_code() + R"("})");
+    EXPECT_TRUE(IsRestError(other, 400, grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
+    EXPECT_EQ(rest_bad_field(other), "game_id");
+    const HttpReply reply = post("/v1/games/" + id + ":join", R"({"gameId": ")" + id +
                                                                   R"(", "inviteCode": ")" +
                                                                   created->invite_code() + R"("})");
     v1::JoinGameResponse joined;

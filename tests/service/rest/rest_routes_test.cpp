@@ -154,12 +154,14 @@ TEST(RestRoutes, QueryParametersSetFieldsByJsonOrProtoName) {
     EXPECT_EQ(error_field("GET", "/v1/games/g?game_id=h"), "game_id");
     EXPECT_EQ(error_field("GET", "/v1/variants?language=%FF"), "language");
     EXPECT_EQ(error_field("POST", "/v1/games?variant=standard", "{}"), "variant");
+    EXPECT_EQ(error_field("POST", "/v1/games/path-id/moves", R"({"gameId": "other-id"})"),
+              "game_id");
 }
 
-TEST(RestRoutes, BodiesAreTheJsonRequestAndThePathWins) {
+TEST(RestRoutes, BodiesAreTheJsonRequestAndMayRepeatButNotContradictThePath) {
     const auto move = built<v1::MakeMoveRequest>(
         "POST", "/v1/games/path-id/moves",
-        R"({"gameId": "body-id", "move": "d4-d5", "expected_ply": 3, "requestId": "r"})");
+        R"({"gameId": "path-id", "move": "d4-d5", "expected_ply": 3, "requestId": "r"})");
     EXPECT_EQ(move.game_id(), "path-id");
     EXPECT_EQ(move.move(), "d4-d5");
     EXPECT_TRUE(move.has_expected_ply());

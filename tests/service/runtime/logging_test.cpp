@@ -1,5 +1,6 @@
 #include "service/runtime/logging.h"
 
+#include <google/protobuf/wrappers.pb.h>
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
@@ -207,6 +208,25 @@ TEST(LoggingTest, SetupInstallsTheDefaultLogger) {
     EXPECT_EQ(spdlog::default_logger()->name(), "foxgeese");
     setup_logging("debug", "text");  // again: replaces, does not clash
     EXPECT_EQ(spdlog::default_logger()->level(), spdlog::level::debug);
+    setup_logging("info", "text");
+}
+
+// libprotobuf reports what it refuses through our logger, in our format (and
+// at debug: it is about what a client sent), never on its own to stderr.
+TEST(LoggingTest, LibprotobufMessagesGoThroughTheServersLogger) {
+    setup_logging("debug", "json");
+    std::ostringstream out;
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out);
+    sink->set_formatter(make_json_formatter());
+    spdlog::default_logger()->sinks() = {sink};
+    google::protobuf::StringValue value;
+    EXPECT_FALSE(value.ParseFromString(std::string("\x0a\x01\xff", 3)));
+    const std::string line = out.str();
+    ASSERT_FALSE(line.empty()) << "libprotobuf's message did not reach the logger";
+    const auto object = JsonObjectReader(line.substr(0, line.find('\n'))).read();
+    EXPECT_EQ(object.at("level"), "debug");
+    EXPECT_NE(object.at("msg").find("libprotobuf"), std::string::npos) << line;
+    EXPECT_NE(object.at("msg").find("UTF-8"), std::string::npos) << line;
     setup_logging("info", "text");
 }
 
