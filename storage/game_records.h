@@ -18,6 +18,12 @@ inline constexpr int kActive = 2;
 inline constexpr int kFinished = 3;
 }  // namespace game_state
 
+// moves.side, seat_presence.side and games.draw_offered_by (foxgeese.v1.Side).
+namespace side {
+inline constexpr int kFox = 1;
+inline constexpr int kGeese = 2;
+}  // namespace side
+
 // games.visibility (foxgeese.v1.Visibility).
 namespace visibility {
 inline constexpr int kPrivate = 1;

@@ -1,6 +1,8 @@
 #include "storage/postgres_game_store.h"
 
+#include <boost/algorithm/hex.hpp>
 #include <charconv>
+#include <iterator>
 #include <pqxx/pqxx>
 
 #include "storage/database_call.h"
@@ -11,13 +13,9 @@ namespace {
 
 // bytea parameters travel as text in PostgreSQL's hex input format.
 std::string bytea_hex(const std::string& bytes) {
-    static constexpr char kDigits[] = "0123456789abcdef";
     std::string out = "\\x";
     out.reserve(2 + bytes.size() * 2);
-    for (unsigned char c : bytes) {
-        out += kDigits[c >> 4];
-        out += kDigits[c & 15];
-    }
+    boost::algorithm::hex_lower(bytes.begin(), bytes.end(), std::back_inserter(out));
     return out;
 }
 

@@ -119,6 +119,8 @@ void prepare_event_statements(pqxx::connection& conn) {
 void prepare_presence_statements(pqxx::connection& conn) {
     // A seat holder who watches has used the seat's token: the seat's
     // CreateGame / JoinGame retry window closes.
+    const std::string is_fox = "$2 = " + sql_int(side::kFox);
+    const std::string is_geese = "$2 = " + sql_int(side::kGeese);
     conn.prepare("presence_connect",
                  "WITH ins AS ("
                  " INSERT INTO seat_presence (game_id, side, watcher_id, server_id, connected_at,"
@@ -126,11 +128,13 @@ void prepare_presence_statements(pqxx::connection& conn) {
                  FG_TS("$5") ", " FG_TS("$6") ") ON CONFLICT DO NOTHING RETURNING game_id),"
                  " used AS ("
                  " UPDATE games SET"
-                 " fox_retry_until = CASE WHEN $2 = 1 THEN NULL ELSE fox_retry_until END,"
-                 " geese_retry_until = CASE WHEN $2 = 2 THEN NULL ELSE geese_retry_until END"
-                 " WHERE game_id = $1::uuid AND (($2 = 1 AND fox_retry_until IS NOT NULL)"
-                 " OR ($2 = 2 AND geese_retry_until IS NOT NULL)))"
-                 " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM ins");
+                 " fox_retry_until = CASE WHEN " + is_fox + " THEN NULL ELSE fox_retry_until END,"
+                 " geese_retry_until = CASE WHEN " + is_geese +
+                     " THEN NULL ELSE geese_retry_until END"
+                     " WHERE game_id = $1::uuid AND ((" + is_fox +
+                     " AND fox_retry_until IS NOT NULL) OR (" + is_geese +
+                     " AND geese_retry_until IS NOT NULL)))"
+                     " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM ins");
     conn.prepare("presence_disconnect",
                  "WITH del AS ("
                  " DELETE FROM seat_presence WHERE game_id = $1::uuid AND side = $2"
@@ -173,7 +177,8 @@ void prepare_presence_statements(pqxx::connection& conn) {
                           " FROM seat_presence p WHERE p.game_id = $1::uuid AND p.side = s.side"
                           " AND p.expires_at <= " FG_TS("$2") "))")
         "  FROM seat_departures d WHERE d.game_id = $1::uuid AND d.side = s.side)"
-        " FROM (VALUES (1::smallint), (2::smallint)) s(side) ORDER BY s.side");
+        " FROM (VALUES (" + sql_int(side::kFox) + "::smallint), (" + sql_int(side::kGeese) +
+            "::smallint)) s(side) ORDER BY s.side");
 }
 
 void prepare_health_statements(pqxx::connection& conn) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <memory>
 #include <optional>
 #include <ostream>
 
@@ -10,16 +11,12 @@
 #include "client_connection.h"
 #include "engine/variant.h"
 #include "engine_commands.h"
+#include "play_command.h"
 
 namespace foxgeese::cli {
 namespace {
 
 using Stub = ClientConnection::Stub;
-
-int usage_error(std::ostream& err, std::string_view message) {
-    err << "foxgeese: " << message << "\n";
-    return kUsageError;
-}
 
 std::optional<int> parse_int(std::string_view text) {
     int value = 0;
@@ -36,18 +33,6 @@ std::string enum_text(const std::string& name, std::string_view prefix, int numb
     std::transform(out.begin(), out.end(), out.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
-}
-
-// Parses the command line of a command that takes exactly `positional_count`
-// positional arguments, named in `usage`. Returns an exit status on error.
-std::optional<int> parse_command(std::span<const std::string_view> args,
-                                 std::span<const FlagSpec> flags, std::size_t positional_count,
-                                 std::string_view usage, ClientArgs& parsed, std::ostream& err) {
-    if (std::string e = parse_client_args(args, flags, parsed); !e.empty())
-        return usage_error(err, e);
-    if (parsed.positional.size() != positional_count)
-        return usage_error(err, "usage: foxgeese " + std::string(usage));
-    return std::nullopt;
 }
 
 // Draws a position of the game; nothing for a variant this client does not
@@ -98,12 +83,12 @@ std::optional<v1::SeatChoice> parse_seat_choice(std::string_view text) {
 // Sends resign, offer-draw or respond-draw: a call for the seat that answers
 // with the game, printed after `headline`.
 template <class Request, class Response>
-int send_seat_action(const ClientArgs& parsed,
+int send_seat_action(const std::string& game_id, const ServerFlags& server,
                      grpc::Status (Stub::*method)(grpc::ClientContext*, const Request&, Response*),
                      Request& request, std::string (*headline)(const v1::Game&), std::ostream& out,
                      std::ostream& err) {
-    request.set_game_id(parsed.positional[0]);
-    ClientConnection connection(parsed);
+    request.set_game_id(game_id);
+    ClientConnection connection(server);
     Response response;
     const grpc::Status status = connection.call(method, request, response, true);
     if (!status.ok()) return report_error(status, connection.server(), err);
@@ -112,7 +97,232 @@ int send_seat_action(const ClientArgs& parsed,
     return 0;
 }
 
+
+// The arguments of a client command: --server and --token, its own flags
+// (bound by its registration) and its positional arguments.
+struct ClientArgs {
+    ServerFlags server;
+    std::vector<std::string> positional;
+};
+
+// Registers a client command: its run gets the parsed arguments after the
+// server flags and the count of positional arguments are checked.
+template <class Args>
+CLI::App& add_client_command(CommandLine& line, const std::string& name, std::size_t positional,
+                             const std::string& usage, std::shared_ptr<Args> args,
+                             std::function<int(const Args&, Io&)> run) {
+    CLI::App& command = line.add(name, args->positional, [&line, args, positional, usage, run] {
+        Io& io = line.io();
+        int status = 0;
+        if (std::string e = check_server_flags(args->server); !e.empty())
+            return usage_error(io.err, e);
+        if (wrong_count(args->positional, positional, usage, io.err, status)) return status;
+        return run(*args, io);
+    });
+    add_server_flags(command, args->server);
+    return command;
+}
+
+struct CreateArgs : ClientArgs {
+    VariantFlags variant;
+    std::string seat;
+    bool is_public = false;
+};
+
+int run_create(const CreateArgs& args, Io& io) {
+    if (args.variant.variant.empty())
+        return usage_error(io.err, "--variant is required (standard, big_cross or two_foxes)");
+    v1::CreateGameRequest request;
+    request.set_variant(args.variant.variant);
+    VariantOptions options;
+    if (std::string e = variant_options(args.variant, options); !e.empty())
+        return usage_error(io.err, e);
+    if (options.geese) request.mutable_options()->set_geese(*options.geese);
+    if (options.geese_sideways) request.mutable_options()->set_geese_sideways(true);
+    if (args.variant.position_given->count() > 0)
+        request.set_start_position(args.variant.position);
+    request.set_seat(v1::SEAT_CHOICE_RANDOM);
+    if (!args.seat.empty()) {
+        const auto choice = parse_seat_choice(args.seat);
+        if (!choice)
+            return usage_error(io.err,
+                               "--seat is fox, geese, random or both, not '" + args.seat + "'");
+        request.set_seat(*choice);
+    }
+    request.set_visibility(args.is_public ? v1::VISIBILITY_PUBLIC : v1::VISIBILITY_PRIVATE);
+
+    ClientConnection connection(args.server);
+    v1::CreateGameResponse response;
+    const grpc::Status status = connection.call(&Stub::CreateGame, request, response);
+    if (!status.ok()) return report_error(status, connection.server(), io.err);
+    write_seat_lines(response.game(), response.seat(), response.seat_token(), io.out);
+    io.out << "invite_code: " << response.invite_code() << "\n\n";
+    write_game(response.game(), io.out);
+    return 0;
+}
+
+struct JoinArgs : ClientArgs {
+    std::string invite;
+};
+
+int run_join(const JoinArgs& args, Io& io) {
+    v1::JoinGameRequest request;
+    request.set_game_id(args.positional[0]);
+    request.set_invite_code(args.invite);
+    ClientConnection connection(args.server);
+    v1::JoinGameResponse response;
+    const grpc::Status status = connection.call(&Stub::JoinGame, request, response);
+    if (!status.ok()) return report_error(status, connection.server(), io.err);
+    write_seat_lines(response.game(), response.seat(), response.seat_token(), io.out);
+    io.out << "\n";
+    write_game(response.game(), io.out);
+    return 0;
+}
+
+int run_show(const ClientArgs& args, Io& io) {
+    v1::GetGameRequest request;
+    request.set_game_id(args.positional[0]);
+    ClientConnection connection(args.server);
+    v1::GetGameResponse response;
+    const grpc::Status status = connection.call(&Stub::GetGame, request, response);
+    if (!status.ok()) return report_error(status, connection.server(), io.err);
+    io.out << "game_id: " << response.game().game_id() << "\n\n";
+    write_game(response.game(), io.out);
+    return 0;
+}
+
+struct MoveArgs : ClientArgs {
+    std::string expected_ply;
+    const CLI::Option* expected_ply_given = nullptr;
+    std::string request_id;
+};
+
+int run_move(const MoveArgs& args, Io& io) {
+    v1::MakeMoveRequest request;
+    request.set_game_id(args.positional[0]);
+    request.set_move(args.positional[1]);
+    if (args.expected_ply_given->count() > 0) {
+        const auto n = parse_int(args.expected_ply);
+        if (!n || *n < 0) {
+            return usage_error(io.err, "--expected-ply takes a ply number (0 or more), not '" +
+                                           args.expected_ply + "'");
+        }
+        request.set_expected_ply(*n);
+    }
+    request.set_request_id(args.request_id);
+    ClientConnection connection(args.server);
+    v1::MakeMoveResponse response;
+    const grpc::Status status = connection.call(&Stub::MakeMove, request, response, true);
+    if (!status.ok()) return report_error(status, connection.server(), io.err);
+    io.out << "move: " << move_text(response.move()) << "\n\n";
+    write_game(response.game(), io.out);
+    return 0;
+}
+
+int run_resign(const ClientArgs& args, Io& io) {
+    v1::ResignGameRequest request;
+    return send_seat_action(
+        args.positional[0], args.server, &Stub::ResignGame, request,
+        +[](const v1::Game& game) { return "resigned: " + outcome_text(game); }, io.out, io.err);
+}
+
+int run_offer_draw(const ClientArgs& args, Io& io) {
+    v1::OfferDrawRequest request;
+    return send_seat_action(
+        args.positional[0], args.server, &Stub::OfferDraw, request,
+        +[](const v1::Game& game) -> std::string {
+            // Offering while the other side's offer stands accepts it.
+            if (game.state() == v1::GAME_STATE_FINISHED)
+                return "draw agreed: " + outcome_text(game);
+            return "draw offered by: " + side_name(game.draw_offered_by());
+        },
+        io.out, io.err);
+}
+
+int run_respond_draw(const ClientArgs& args, Io& io) {
+    const std::string& answer = args.positional[1];
+    if (answer != "accept" && answer != "decline")
+        return usage_error(io.err, "respond-draw takes accept or decline, not '" + answer + "'");
+    v1::RespondDrawRequest request;
+    request.set_accept(answer == "accept");
+    return send_seat_action(
+        args.positional[0], args.server, &Stub::RespondDraw, request,
+        +[](const v1::Game& game) -> std::string {
+            if (game.state() == v1::GAME_STATE_FINISHED)
+                return "draw accepted: " + outcome_text(game);
+            return "draw declined";
+        },
+        io.out, io.err);
+}
+
 }  // namespace
+
+int run_game_moves(const std::string& game_id, const ServerFlags& server, Io& io) {
+    if (std::string e = check_server_flags(server); !e.empty()) return usage_error(io.err, e);
+    v1::ListMovesRequest request;
+    request.set_game_id(game_id);
+    ClientConnection connection(server);
+    v1::ListMovesResponse response;
+    const grpc::Status status = connection.call(&Stub::ListMoves, request, response);
+    if (!status.ok()) return report_error(status, connection.server(), io.err);
+    std::ostream& out = io.out;
+    const v1::Game& game = response.game();
+    out << "game_id: " << game.game_id() << "\n"
+        << "variant: " << variant_text(game) << "\n\n"
+        << "start: " << response.start_position() << "\n";
+    write_position(game, response.start_position(), out);
+    for (const v1::Move& move : response.moves()) {
+        out << "\nply " << move.ply() << ": " << move_text(move) << "\n";
+        write_position(game, move.position(), out);
+        out << "position: " << move.position() << "\n"
+            << "status: " << state_name(move.state());
+        if (move.state() == v1::GAME_STATE_FINISHED)
+            out << ", " << result_name(move.result()) << ", " << end_reason_name(move.end_reason());
+        out << "\n";
+    }
+    // The game may have ended after its last move (a resignation, an agreed draw).
+    out << "\nstate: " << state_name(game.state()) << "\n";
+    if (game.state() == v1::GAME_STATE_FINISHED) {
+        out << "result: " << result_name(game.result()) << "\n"
+            << "reason: " << end_reason_name(game.end_reason()) << "\n";
+    }
+    return 0;
+}
+
+void add_client_commands(CommandLine& line) {
+    auto create = std::make_shared<CreateArgs>();
+    CLI::App& create_command = add_client_command<CreateArgs>(
+        line, "create", 0,
+        "create --variant V [--geese N] [--sideways] [--position CODE] "
+        "[--seat fox|geese|random|both] [--public]",
+        create, run_create);
+    add_variant_flags(create_command, create->variant);
+    create_command.add_option("--seat", create->seat);
+    create_command.add_flag("--public", create->is_public);
+
+    auto join = std::make_shared<JoinArgs>();
+    add_client_command<JoinArgs>(line, "join", 1, "join GAME_ID [--invite CODE]", join, run_join)
+        .add_option("--invite", join->invite);
+
+    add_client_command<ClientArgs>(line, "show", 1, "show GAME_ID", std::make_shared<ClientArgs>(),
+                                   run_show);
+
+    auto move = std::make_shared<MoveArgs>();
+    CLI::App& move_command = add_client_command<MoveArgs>(
+        line, "move", 2, "move GAME_ID MOVE [--expected-ply N] [--request-id ID] --token TOKEN",
+        move, run_move);
+    move->expected_ply_given = move_command.add_option("--expected-ply", move->expected_ply);
+    move_command.add_option("--request-id", move->request_id);
+
+    add_client_command<ClientArgs>(line, "resign", 1, "resign GAME_ID --token TOKEN",
+                                   std::make_shared<ClientArgs>(), run_resign);
+    add_client_command<ClientArgs>(line, "offer-draw", 1, "offer-draw GAME_ID --token TOKEN",
+                                   std::make_shared<ClientArgs>(), run_offer_draw);
+    add_client_command<ClientArgs>(line, "respond-draw", 2,
+                                   "respond-draw GAME_ID accept|decline --token TOKEN",
+                                   std::make_shared<ClientArgs>(), run_respond_draw);
+    add_play_command(line);
+}
 
 const Variant* variant_of(const v1::Game& game) {
     VariantOptions options;
@@ -190,199 +400,6 @@ void write_game(const v1::Game& game, std::ostream& out) {
     for (const std::string& move : game.legal_moves())
         out << " " << move;
     out << "\n";
-}
-
-bool is_client_moves(std::span<const std::string_view> args) {
-    if (args.empty()) return false;
-    return std::none_of(args.begin(), args.end(), [](std::string_view arg) {
-        const std::string_view name = arg.substr(0, arg.find('='));
-        return name == "--variant" || name == "--geese" || name == "--sideways" ||
-               name == "--position" || name == "--divide";
-    });
-}
-
-int run_create(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    static constexpr FlagSpec kFlags[] = {{"--variant", true},   {"--geese", true},
-                                          {"--sideways", false}, {"--position", true},
-                                          {"--seat", true},      {"--public", false}};
-    ClientArgs parsed;
-    constexpr std::string_view kUsage =
-        "create --variant V [--geese N] [--sideways] [--position CODE] "
-        "[--seat fox|geese|random|both] [--public]";
-    if (auto status = parse_command(args, kFlags, 0, kUsage, parsed, err)) return *status;
-    v1::CreateGameRequest request;
-    const std::optional<std::string> variant = parsed.value("--variant");
-    if (!variant || variant->empty()) {
-        return usage_error(err, "--variant is required (standard, big_cross or two_foxes)");
-    }
-    request.set_variant(*variant);
-    if (const auto geese = parsed.value("--geese")) {
-        const auto n = parse_int(*geese);
-        if (!n)
-            return usage_error(err, "--geese takes a number (13, 15 or 17), not '" + *geese + "'");
-        request.mutable_options()->set_geese(*n);
-    }
-    if (parsed.has("--sideways")) request.mutable_options()->set_geese_sideways(true);
-    if (const auto position = parsed.value("--position")) request.set_start_position(*position);
-    request.set_seat(v1::SEAT_CHOICE_RANDOM);
-    if (const auto seat = parsed.value("--seat")) {
-        const auto choice = parse_seat_choice(*seat);
-        if (!choice)
-            return usage_error(err, "--seat is fox, geese, random or both, not '" + *seat + "'");
-        request.set_seat(*choice);
-    }
-    request.set_visibility(parsed.has("--public") ? v1::VISIBILITY_PUBLIC : v1::VISIBILITY_PRIVATE);
-
-    ClientConnection connection(parsed);
-    v1::CreateGameResponse response;
-    const grpc::Status status = connection.call(&Stub::CreateGame, request, response);
-    if (!status.ok()) return report_error(status, connection.server(), err);
-    write_seat_lines(response.game(), response.seat(), response.seat_token(), out);
-    out << "invite_code: " << response.invite_code() << "\n\n";
-    write_game(response.game(), out);
-    return 0;
-}
-
-int run_join(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    static constexpr FlagSpec kFlags[] = {{"--invite", true}};
-    ClientArgs parsed;
-    if (auto status = parse_command(args, kFlags, 1, "join GAME_ID [--invite CODE]", parsed, err))
-        return *status;
-    v1::JoinGameRequest request;
-    request.set_game_id(parsed.positional[0]);
-    request.set_invite_code(parsed.value("--invite").value_or(""));
-
-    ClientConnection connection(parsed);
-    v1::JoinGameResponse response;
-    const grpc::Status status = connection.call(&Stub::JoinGame, request, response);
-    if (!status.ok()) return report_error(status, connection.server(), err);
-    write_seat_lines(response.game(), response.seat(), response.seat_token(), out);
-    out << "\n";
-    write_game(response.game(), out);
-    return 0;
-}
-
-int run_show(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    ClientArgs parsed;
-    if (auto status = parse_command(args, {}, 1, "show GAME_ID", parsed, err)) return *status;
-    v1::GetGameRequest request;
-    request.set_game_id(parsed.positional[0]);
-
-    ClientConnection connection(parsed);
-    v1::GetGameResponse response;
-    const grpc::Status status = connection.call(&Stub::GetGame, request, response);
-    if (!status.ok()) return report_error(status, connection.server(), err);
-    out << "game_id: " << response.game().game_id() << "\n\n";
-    write_game(response.game(), out);
-    return 0;
-}
-
-int run_move(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    static constexpr FlagSpec kFlags[] = {{"--expected-ply", true}, {"--request-id", true}};
-    ClientArgs parsed;
-    constexpr std::string_view kUsage =
-        "move GAME_ID MOVE [--expected-ply N] [--request-id ID] --token TOKEN";
-    if (auto status = parse_command(args, kFlags, 2, kUsage, parsed, err)) return *status;
-    v1::MakeMoveRequest request;
-    request.set_game_id(parsed.positional[0]);
-    request.set_move(parsed.positional[1]);
-    if (const auto ply = parsed.value("--expected-ply")) {
-        const auto n = parse_int(*ply);
-        if (!n || *n < 0) {
-            return usage_error(err,
-                               "--expected-ply takes a ply number (0 or more), not '" + *ply + "'");
-        }
-        request.set_expected_ply(*n);
-    }
-    if (const auto id = parsed.value("--request-id")) request.set_request_id(*id);
-
-    ClientConnection connection(parsed);
-    v1::MakeMoveResponse response;
-    const grpc::Status status = connection.call(&Stub::MakeMove, request, response, true);
-    if (!status.ok()) return report_error(status, connection.server(), err);
-    out << "move: " << move_text(response.move()) << "\n\n";
-    write_game(response.game(), out);
-    return 0;
-}
-
-int run_game_moves(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    ClientArgs parsed;
-    if (auto status = parse_command(args, {}, 1, "moves GAME_ID", parsed, err)) return *status;
-    v1::ListMovesRequest request;
-    request.set_game_id(parsed.positional[0]);
-
-    ClientConnection connection(parsed);
-    v1::ListMovesResponse response;
-    const grpc::Status status = connection.call(&Stub::ListMoves, request, response);
-    if (!status.ok()) return report_error(status, connection.server(), err);
-    const v1::Game& game = response.game();
-    out << "game_id: " << game.game_id() << "\n"
-        << "variant: " << variant_text(game) << "\n\n"
-        << "start: " << response.start_position() << "\n";
-    write_position(game, response.start_position(), out);
-    for (const v1::Move& move : response.moves()) {
-        out << "\nply " << move.ply() << ": " << move_text(move) << "\n";
-        write_position(game, move.position(), out);
-        out << "position: " << move.position() << "\n"
-            << "status: " << state_name(move.state());
-        if (move.state() == v1::GAME_STATE_FINISHED) {
-            out << ", " << result_name(move.result()) << ", " << end_reason_name(move.end_reason());
-        }
-        out << "\n";
-    }
-    // The game may have ended after its last move (a resignation, an agreed draw).
-    out << "\nstate: " << state_name(game.state()) << "\n";
-    if (game.state() == v1::GAME_STATE_FINISHED) {
-        out << "result: " << result_name(game.result()) << "\n"
-            << "reason: " << end_reason_name(game.end_reason()) << "\n";
-    }
-    return 0;
-}
-
-int run_resign(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    ClientArgs parsed;
-    if (auto status = parse_command(args, {}, 1, "resign GAME_ID --token TOKEN", parsed, err))
-        return *status;
-    v1::ResignGameRequest request;
-    return send_seat_action(
-        parsed, &Stub::ResignGame, request,
-        +[](const v1::Game& game) { return "resigned: " + outcome_text(game); }, out, err);
-}
-
-int run_offer_draw(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    ClientArgs parsed;
-    if (auto status = parse_command(args, {}, 1, "offer-draw GAME_ID --token TOKEN", parsed, err))
-        return *status;
-    v1::OfferDrawRequest request;
-    return send_seat_action(
-        parsed, &Stub::OfferDraw, request,
-        +[](const v1::Game& game) -> std::string {
-            // Offering while the other side's offer stands accepts it.
-            if (game.state() == v1::GAME_STATE_FINISHED)
-                return "draw agreed: " + outcome_text(game);
-            return "draw offered by: " + side_name(game.draw_offered_by());
-        },
-        out, err);
-}
-
-int run_respond_draw(std::span<const std::string_view> args, std::ostream& out, std::ostream& err) {
-    ClientArgs parsed;
-    constexpr std::string_view kUsage = "respond-draw GAME_ID accept|decline --token TOKEN";
-    if (auto status = parse_command(args, {}, 2, kUsage, parsed, err)) return *status;
-    const std::string& answer = parsed.positional[1];
-    if (answer != "accept" && answer != "decline") {
-        return usage_error(err, "respond-draw takes accept or decline, not '" + answer + "'");
-    }
-    v1::RespondDrawRequest request;
-    request.set_accept(answer == "accept");
-    return send_seat_action(
-        parsed, &Stub::RespondDraw, request,
-        +[](const v1::Game& game) -> std::string {
-            if (game.state() == v1::GAME_STATE_FINISHED)
-                return "draw accepted: " + outcome_text(game);
-            return "draw declined";
-        },
-        out, err);
 }
 
 }  // namespace foxgeese::cli

@@ -6,29 +6,23 @@
 #pragma once
 
 #include <iosfwd>
-#include <span>
 #include <string>
 #include <string_view>
 
+#include "client_connection.h"
+#include "command_line.h"
 #include "engine/variant.h"
 #include "foxgeese/v1/game.pb.h"
 #include "foxgeese/v1/seat.pb.h"
 
 namespace foxgeese::cli {
 
-int run_create(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_join(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_show(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_move(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_game_moves(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_resign(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_offer_draw(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_respond_draw(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
+// Registers create, join, show, move, resign, offer-draw, respond-draw and
+// play.
+void add_client_commands(CommandLine& line);
 
-// `moves` is both an engine command (--variant ... --position CODE) and a
-// client command (GAME_ID). Any engine flag, or no argument at all, keeps the
-// engine command, so its behaviour does not change.
-bool is_client_moves(std::span<const std::string_view> args);
+// `moves GAME_ID`: the game replayed, ply by ply.
+int run_game_moves(const std::string& game_id, const ServerFlags& server, Io& io);
 
 // The engine's variant for a game (to draw its positions, to know its
 // board); nullptr for a variant this client does not know.

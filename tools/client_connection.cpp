@@ -1,6 +1,5 @@
 #include "client_connection.h"
 
-#include <cstdlib>
 #include <ostream>
 
 #include "google/rpc/error_details.pb.h"
@@ -8,12 +7,6 @@
 
 namespace foxgeese::cli {
 namespace {
-
-std::optional<std::string> environment(const char* name) {
-    const char* value = std::getenv(name);
-    if (value == nullptr || *value == '\0') return std::nullopt;
-    return std::string(value);
-}
 
 // Metadata values must be printable ASCII; anything else is not a token the
 // server handed out, and gRPC would refuse to send it.
@@ -76,68 +69,23 @@ std::string one_line(std::string_view text) {
 
 }  // namespace
 
-std::optional<std::string> ClientArgs::value(std::string_view flag) const {
-    const auto it = flags.find(flag);
-    if (it == flags.end()) return std::nullopt;
-    return it->second;
+void add_server_flags(CLI::App& command, ServerFlags& flags) {
+    flags.server = std::string(kDefaultServer);
+    command.add_option("--server", flags.server)->envname("FOXGEESE_SERVER");
+    command.add_option("--token", flags.token)->envname("FOXGEESE_TOKEN");
 }
 
-std::string parse_client_args(std::span<const std::string_view> args,
-                              std::span<const FlagSpec> flags, ClientArgs& out) {
-    std::optional<std::string> server = environment("FOXGEESE_SERVER");
-    out.token = environment("FOXGEESE_TOKEN");
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        if (!arg.starts_with("--")) {
-            out.positional.emplace_back(arg);
-            continue;
-        }
-        std::optional<std::string_view> inline_value;
-        if (const auto eq = arg.find('='); eq != std::string_view::npos) {
-            inline_value = arg.substr(eq + 1);
-            arg = arg.substr(0, eq);
-        }
-        bool takes_value = arg == "--server" || arg == "--token";
-        bool known = takes_value;
-        for (const FlagSpec& spec : flags) {
-            if (spec.name == arg) {
-                known = true;
-                takes_value = spec.takes_value;
-            }
-        }
-        if (!known) return "unknown option " + std::string(arg);
-        std::string value;
-        if (takes_value) {
-            if (inline_value) {
-                value = std::string(*inline_value);
-            } else if (i + 1 < args.size()) {
-                value = std::string(args[++i]);
-            } else {
-                return std::string(arg) + " needs a value";
-            }
-        } else if (inline_value) {
-            return std::string(arg) + " takes no value";
-        }
-        if (arg == "--server") {
-            server = value;
-        } else if (arg == "--token") {
-            out.token = value;
-        } else {
-            out.flags[std::string(arg)] = value;
-        }
-    }
-    out.server = server.value_or(std::string(kDefaultServer));
-    if (out.server.empty()) return "--server needs HOST:PORT";
-    // Never echo the token: it is a secret even when it is wrong.
-    if (out.token && !is_plausible_token(*out.token)) {
+std::string check_server_flags(const ServerFlags& flags) {
+    if (flags.server.empty()) return "--server needs HOST:PORT";
+    if (!flags.token.empty() && !is_plausible_token(flags.token)) {
         return "the seat token (--token or FOXGEESE_TOKEN) must be printable ASCII without spaces";
     }
     return "";
 }
 
-ClientConnection::ClientConnection(const ClientArgs& args)
-    : server_(args.server),
-      token_(args.token),
+ClientConnection::ClientConnection(const ServerFlags& flags)
+    : server_(flags.server),
+      token_(flags.token.empty() ? std::nullopt : std::optional<std::string>(flags.token)),
       stub_(v1::FoxGeeseService::NewStub(
           grpc::CreateChannel(server_, grpc::InsecureChannelCredentials()))) {}
 

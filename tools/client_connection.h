@@ -1,17 +1,17 @@
-// What every client command shares: its command line (--server, --token and
-// the command's own flags), the channel to a foxgeese-server, the seat token
-// sent as bearer metadata, and a failed call reported as one line.
+// What every client command shares: the --server and --token flags, the
+// channel to a foxgeese-server, the seat token sent as bearer metadata, and a
+// failed call reported as one line.
 #pragma once
 
 #include <grpcpp/grpcpp.h>
 
+#include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <functional>
 #include <iosfwd>
-#include <map>
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,34 +26,24 @@ constexpr int kServerError = 1;
 constexpr std::string_view kDefaultServer = "localhost:50051";
 constexpr std::chrono::seconds kCallTimeout{10};
 
-// A flag a client command takes besides --server and --token.
-struct FlagSpec {
-    std::string_view name;  // with its dashes: "--variant"
-    bool takes_value;
-};
-
-struct ClientArgs {
+// --server and --token, which every client command takes. --server defaults
+// to $FOXGEESE_SERVER, then kDefaultServer; --token to $FOXGEESE_TOKEN.
+struct ServerFlags {
     std::string server;
-    std::optional<std::string> token;
-    std::map<std::string, std::string, std::less<>> flags;  // given flags; a switch maps to ""
-    std::vector<std::string> positional;
-
-    bool has(std::string_view flag) const { return flags.find(flag) != flags.end(); }
-    std::optional<std::string> value(std::string_view flag) const;
+    std::string token;
 };
 
-// Reads flags in "--name value" or "--name=value" form, anywhere among the
-// positional arguments. --server defaults to $FOXGEESE_SERVER, then
-// kDefaultServer; --token to $FOXGEESE_TOKEN. Returns an error message, or ""
-// when the arguments are good.
-std::string parse_client_args(std::span<const std::string_view> args,
-                              std::span<const FlagSpec> flags, ClientArgs& out);
+void add_server_flags(CLI::App& command, ServerFlags& flags);
+
+// What is wrong with the flags, or "" (the token itself is never echoed: it
+// is a secret even when it is wrong).
+std::string check_server_flags(const ServerFlags& flags);
 
 class ClientConnection {
   public:
     using Stub = v1::FoxGeeseService::Stub;
 
-    explicit ClientConnection(const ClientArgs& args);
+    explicit ClientConnection(const ServerFlags& flags);
 
     const std::string& server() const { return server_; }
     bool has_token() const { return token_.has_value(); }

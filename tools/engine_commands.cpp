@@ -3,29 +3,24 @@
 #include <algorithm>
 #include <charconv>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "engine/game.h"
+#include "engine/game_status.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "engine/position_code.h"
-#include "engine/variant.h"
+#ifdef FOXGEESE_CLIENT_COMMANDS
+#include "client_commands.h"
+#endif
 
 namespace foxgeese::cli {
 namespace {
-
-// The arguments every engine command shares, plus the ones some take.
-struct EngineArgs {
-    std::string variant;
-    VariantOptions options;
-    std::optional<std::string> position;
-    bool divide = false;
-    std::vector<std::string_view> positional;
-};
 
 std::optional<int> parse_int(std::string_view text) {
     int value = 0;
@@ -34,46 +29,11 @@ std::optional<int> parse_int(std::string_view text) {
     return value;
 }
 
-// Parses flags in "--name value" or "--name=value" form. Returns an error message or "".
-std::string parse_args(std::span<const std::string_view> args, bool allow_divide, EngineArgs& out) {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        std::optional<std::string_view> inline_value;
-        if (arg.starts_with("--") && arg.find('=') != std::string_view::npos) {
-            inline_value = arg.substr(arg.find('=') + 1);
-            arg = arg.substr(0, arg.find('='));
-        }
-        auto value = [&]() -> std::optional<std::string_view> {
-            if (inline_value) return inline_value;
-            if (i + 1 < args.size()) return args[++i];
-            return std::nullopt;
-        };
-        if (arg == "--variant" || arg == "--geese" || arg == "--position") {
-            const auto v = value();
-            if (!v) return std::string(arg) + " needs a value";
-            if (arg == "--variant") {
-                out.variant = std::string(*v);
-            } else if (arg == "--position") {
-                out.position = std::string(*v);
-            } else {
-                const auto n = parse_int(*v);
-                if (!n)
-                    return "--geese takes a number (13, 15 or 17), not '" + std::string(*v) + "'";
-                out.options.geese = *n;
-            }
-        } else if (arg == "--sideways" && !inline_value) {
-            out.options.geese_sideways = true;
-        } else if (arg == "--divide" && allow_divide && !inline_value) {
-            out.divide = true;
-        } else if (arg.starts_with("--")) {
-            return "unknown option " + std::string(arg);
-        } else {
-            out.positional.push_back(arg);
-        }
-    }
-    if (out.variant.empty()) return "--variant is required (standard, big_cross or two_foxes)";
-    return "";
-}
+struct EngineArgs {
+    VariantFlags variant;
+    bool divide = false;
+    std::vector<std::string> positional;
+};
 
 // The variant and the position to start from, or an error message.
 struct Setup {
@@ -81,39 +41,33 @@ struct Setup {
     std::optional<Position> position;
 };
 
-std::string make_setup(const EngineArgs& args, Setup& setup) {
-    Result<const Variant*> variant = Variant::find(args.variant, args.options);
+std::string make_setup(const VariantFlags& flags, Setup& setup) {
+    if (flags.variant.empty()) return "--variant is required (standard, big_cross or two_foxes)";
+    VariantOptions options;
+    if (std::string e = variant_options(flags, options); !e.empty()) return e;
+    Result<const Variant*> variant = Variant::find(flags.variant, options);
     if (!variant) return variant.error().message;
     setup.variant = *variant;
-    if (!args.position) {
+    if (!flags.position_given || flags.position_given->count() == 0) {
         setup.position.emplace(**variant);
         return "";
     }
-    Result<Position> pos = parse_position_code(**variant, *args.position);
+    Result<Position> pos = parse_position_code(**variant, flags.position);
     if (!pos) return pos.error().message;
     setup.position.emplace(*pos);
     return "";
 }
 
-int fail(std::ostream& err, std::string_view message) {
-    err << "foxgeese: " << message << "\n";
-    return kUsageError;
-}
-
-}  // namespace
-
-int run_perft(std::span<const std::string_view> argv, std::ostream& out, std::ostream& err) {
-    EngineArgs args;
-    if (std::string e = parse_args(argv, true, args); !e.empty()) return fail(err, e);
+int run_perft(const EngineArgs& args, Io& io) {
     if (args.positional.size() != 1)
-        return fail(err, "perft takes one DEPTH (a number from 0 to 20)");
+        return usage_error(io.err, "perft takes one DEPTH (a number from 0 to 20)");
     const auto depth = parse_int(args.positional[0]);
     if (!depth || *depth < 0 || *depth > 20) {
-        return fail(err, "DEPTH must be a number from 0 to 20, not '" +
-                             std::string(args.positional[0]) + "'");
+        return usage_error(io.err, "DEPTH must be a number from 0 to 20, not '" +
+                                       args.positional[0] + "'");
     }
     Setup setup;
-    if (std::string e = make_setup(args, setup); !e.empty()) return fail(err, e);
+    if (std::string e = make_setup(args.variant, setup); !e.empty()) return usage_error(io.err, e);
     Position& pos = *setup.position;
     if (args.divide) {
         std::vector<std::pair<std::string, std::uint64_t>> lines;
@@ -124,23 +78,21 @@ int run_perft(std::span<const std::string_view> argv, std::ostream& out, std::os
         }
         std::sort(lines.begin(), lines.end());
         for (const auto& [move, nodes] : lines)
-            out << move << " " << nodes << "\n";
-        out << (*depth == 0 ? 1 : total) << "\n";
+            io.out << move << " " << nodes << "\n";
+        io.out << (*depth == 0 ? 1 : total) << "\n";
         return 0;
     }
-    out << perft(pos, *depth) << "\n";
+    io.out << perft(pos, *depth) << "\n";
     return 0;
 }
 
-int run_moves(std::span<const std::string_view> argv, std::ostream& out, std::ostream& err) {
-    EngineArgs args;
-    if (std::string e = parse_args(argv, false, args); !e.empty()) return fail(err, e);
-    if (!args.positional.empty()) {
-        return fail(err, "unexpected argument '" + std::string(args.positional[0]) + "'");
-    }
-    if (!args.position) return fail(err, "moves needs --position CODE");
+int run_moves(const EngineArgs& args, Io& io) {
+    if (!args.positional.empty())
+        return usage_error(io.err, "unexpected argument '" + args.positional[0] + "'");
+    if (!args.variant.position_given || args.variant.position_given->count() == 0)
+        return usage_error(io.err, "moves needs --position CODE");
     Setup setup;
-    if (std::string e = make_setup(args, setup); !e.empty()) return fail(err, e);
+    if (std::string e = make_setup(args.variant, setup); !e.empty()) return usage_error(io.err, e);
     const Position& pos = *setup.position;
     std::vector<std::string> moves;
     // A game that has ended has no legal moves, whatever the placement allows.
@@ -150,37 +102,92 @@ int run_moves(std::span<const std::string_view> argv, std::ostream& out, std::os
     }
     std::sort(moves.begin(), moves.end());
     for (const std::string& m : moves)
-        out << m << "\n";
+        io.out << m << "\n";
     return 0;
 }
 
-int run_replay(std::span<const std::string_view> argv, std::istream& in, std::ostream& out,
-               std::ostream& err) {
-    EngineArgs args;
-    if (std::string e = parse_args(argv, false, args); !e.empty()) return fail(err, e);
-    if (!args.positional.empty()) {
-        return fail(err, "unexpected argument '" + std::string(args.positional[0]) + "'");
-    }
+int run_replay(const EngineArgs& args, Io& io) {
+    if (!args.positional.empty())
+        return usage_error(io.err, "unexpected argument '" + args.positional[0] + "'");
     Setup setup;
-    if (std::string e = make_setup(args, setup); !e.empty()) return fail(err, e);
+    if (std::string e = make_setup(args.variant, setup); !e.empty()) return usage_error(io.err, e);
     Game game(*setup.position);
     std::string line;
     int line_number = 0;
-    while (std::getline(in, line)) {
+    while (std::getline(io.in, line)) {
         ++line_number;
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         Result<Move> move = game.play(line);
         if (!move) {
             const std::string shown = line.size() > 40 ? line.substr(0, 40) + "..." : line;
-            return fail(err, "line " + std::to_string(line_number) + ": move '" + shown +
-                                 "' rejected: " + move.error().message);
+            return usage_error(io.err, "line " + std::to_string(line_number) + ": move '" +
+                                           shown + "' rejected: " + move.error().message);
         }
         const Position& pos = game.position();
-        out << pos.ply() << '\t' << format_move(pos.board(), *move) << '\t'
-            << format_position_code(pos) << '\t' << outcome_name(game.status().outcome) << '\t'
-            << end_reason_name(game.status().reason) << '\n';
+        io.out << pos.ply() << '\t' << format_move(pos.board(), *move) << '\t'
+               << format_position_code(pos) << '\t' << outcome_name(game.status().outcome) << '\t'
+               << end_reason_name(game.status().reason) << '\n';
     }
     return 0;
+}
+
+// Whether any of the variant flags was given.
+bool any_variant_flag(const CLI::App& command) {
+    for (const char* flag : {"--variant", "--geese", "--sideways", "--position", "--divide"}) {
+        if (const CLI::Option* option = command.get_option_no_throw(flag); option && option->count())
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void add_variant_flags(CLI::App& command, VariantFlags& flags) {
+    command.add_option("--variant", flags.variant);
+    flags.geese_given = command.add_option("--geese", flags.geese);
+    command.add_flag("--sideways", flags.sideways);
+    flags.position_given = command.add_option("--position", flags.position);
+}
+
+std::string variant_options(const VariantFlags& flags, VariantOptions& options) {
+    if (flags.geese_given && flags.geese_given->count() > 0) {
+        const auto n = parse_int(flags.geese);
+        if (!n) return "--geese takes a number (13, 15 or 17), not '" + flags.geese + "'";
+        options.geese = *n;
+    }
+    if (flags.sideways) options.geese_sideways = true;
+    return "";
+}
+
+void add_engine_commands(CommandLine& line) {
+    auto perft = std::make_shared<EngineArgs>();
+    CLI::App& perft_command =
+        line.add("perft", perft->positional, [perft, &line] { return run_perft(*perft, line.io()); });
+    add_variant_flags(perft_command, perft->variant);
+    perft_command.add_flag("--divide", perft->divide);
+
+    // `moves` is both the engine's (--variant ... --position CODE) and the
+    // client's (GAME_ID): any engine flag, or no argument at all, keeps the
+    // engine command, so its behaviour does not change.
+    auto moves = std::make_shared<EngineArgs>();
+    CLI::App& moves_command = line.add("moves", moves->positional, [] { return 0; });
+#ifdef FOXGEESE_CLIENT_COMMANDS
+    auto server = std::make_shared<ServerFlags>();
+    add_server_flags(moves_command, *server);
+    line.replace_run("moves", [moves, server, &line, &moves_command] {
+        if (!any_variant_flag(moves_command) && moves->positional.size() == 1)
+            return run_game_moves(moves->positional[0], *server, line.io());
+        return run_moves(*moves, line.io());
+    });
+#else
+    line.replace_run("moves", [moves, &line] { return run_moves(*moves, line.io()); });
+#endif
+    add_variant_flags(moves_command, moves->variant);
+
+    auto replay = std::make_shared<EngineArgs>();
+    CLI::App& replay_command = line.add("replay", replay->positional,
+                                        [replay, &line] { return run_replay(*replay, line.io()); });
+    add_variant_flags(replay_command, replay->variant);
 }
 
 }  // namespace foxgeese::cli

@@ -2,18 +2,34 @@
 // no server. Output is for scripts: keep its format stable.
 #pragma once
 
-#include <iosfwd>
-#include <span>
-#include <string_view>
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "command_line.h"
+#include "engine/position.h"
+#include "engine/variant.h"
 
 namespace foxgeese::cli {
 
-// Exit status for bad arguments, bad input and illegal moves.
-constexpr int kUsageError = 2;
+// The variant flags of the engine commands (and of `create`), as given; they
+// are checked when used, so that a bad one gets this program's message.
+struct VariantFlags {
+    std::string variant;
+    std::string geese;
+    bool sideways = false;
+    std::string position;
+    const CLI::Option* geese_given = nullptr;
+    const CLI::Option* position_given = nullptr;
+};
 
-int run_perft(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_moves(std::span<const std::string_view> args, std::ostream& out, std::ostream& err);
-int run_replay(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
-               std::ostream& err);
+// --variant V [--geese N] [--sideways] [--position CODE]
+void add_variant_flags(CLI::App& command, VariantFlags& flags);
+
+// The variant's options from the flags, or what is wrong with them ("").
+std::string variant_options(const VariantFlags& flags, VariantOptions& options);
+
+// perft, moves (the engine's, or the client's with a GAME_ID) and replay.
+void add_engine_commands(CommandLine& line);
 
 }  // namespace foxgeese::cli

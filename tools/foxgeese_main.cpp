@@ -3,13 +3,13 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <string>
 #include <string_view>
-#include <vector>
 
+#include "command_line.h"
 #include "engine_commands.h"
 #ifdef FOXGEESE_CLIENT_COMMANDS
 #include "client_commands.h"
-#include "play_command.h"
 #endif
 
 namespace {
@@ -50,32 +50,11 @@ Client commands (talk to a foxgeese-server):
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
-    const std::vector<std::string_view> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-        (args.empty() ? std::cerr : std::cout) << kUsage;
-        return args.empty() ? foxgeese::cli::kUsageError : 0;
-    }
-    const std::span<const std::string_view> rest(args.begin() + 1, args.end());
     namespace cli = foxgeese::cli;
+    cli::CommandLine line(cli::Io{std::cin, std::cout, std::cerr, isatty(STDIN_FILENO) == 0});
+    cli::add_engine_commands(line);
 #ifdef FOXGEESE_CLIENT_COMMANDS
-    if (args[0] == "moves" && cli::is_client_moves(rest))
-        return cli::run_game_moves(rest, std::cout, std::cerr);
+    cli::add_client_commands(line);
 #endif
-    if (args[0] == "perft") return cli::run_perft(rest, std::cout, std::cerr);
-    if (args[0] == "moves") return cli::run_moves(rest, std::cout, std::cerr);
-    if (args[0] == "replay") return cli::run_replay(rest, std::cin, std::cout, std::cerr);
-#ifdef FOXGEESE_CLIENT_COMMANDS
-    if (args[0] == "create") return cli::run_create(rest, std::cout, std::cerr);
-    if (args[0] == "join") return cli::run_join(rest, std::cout, std::cerr);
-    if (args[0] == "show") return cli::run_show(rest, std::cout, std::cerr);
-    if (args[0] == "move") return cli::run_move(rest, std::cout, std::cerr);
-    if (args[0] == "resign") return cli::run_resign(rest, std::cout, std::cerr);
-    if (args[0] == "offer-draw") return cli::run_offer_draw(rest, std::cout, std::cerr);
-    if (args[0] == "respond-draw") return cli::run_respond_draw(rest, std::cout, std::cerr);
-    if (args[0] == "play") {
-        return cli::run_play(rest, std::cin, std::cout, std::cerr, isatty(STDIN_FILENO) == 0);
-    }
-#endif
-    std::cerr << "foxgeese: unknown command '" << args[0] << "'\n" << kUsage;
-    return cli::kUsageError;
+    return line.run(argc, argv, std::string(kUsage));
 }

@@ -3,6 +3,7 @@
 #include <array>
 #include <chrono>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -17,7 +18,7 @@ namespace {
 
 using Stub = ClientConnection::Stub;
 
-// WatchGame is not served yet, so the opponent's moves are found by polling.
+// The opponent's moves are found by polling GetGame.
 constexpr std::chrono::seconds kPollInterval{1};
 
 constexpr std::string_view kHelp =
@@ -271,23 +272,27 @@ class PlaySession {
 
 }  // namespace
 
-int run_play(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
-             std::ostream& err, bool echo_input) {
-    ClientArgs parsed;
-    if (std::string e = parse_client_args(args, {}, parsed); !e.empty()) {
-        err << "foxgeese: " << e << "\n";
-        return kUsageError;
-    }
-    if (parsed.positional.size() != 1) {
-        err << "foxgeese: usage: foxgeese play GAME_ID --token TOKEN\n";
-        return kUsageError;
-    }
-    if (!parsed.token) {
-        err << "foxgeese: play needs the seat token: --token TOKEN or FOXGEESE_TOKEN\n";
-        return kUsageError;
-    }
-    ClientConnection connection(parsed);
-    return PlaySession(connection, parsed.positional[0], in, out, err, echo_input).run();
+void add_play_command(CommandLine& line) {
+    struct PlayArgs {
+        ServerFlags server;
+        std::vector<std::string> positional;
+    };
+    auto args = std::make_shared<PlayArgs>();
+    CLI::App& command = line.add("play", args->positional, [args, &line] {
+        Io& io = line.io();
+        int status = 0;
+        if (std::string e = check_server_flags(args->server); !e.empty())
+            return usage_error(io.err, e);
+        if (wrong_count(args->positional, 1, "play GAME_ID --token TOKEN", io.err, status))
+            return status;
+        if (args->server.token.empty())
+            return usage_error(io.err, "play needs the seat token: --token TOKEN or FOXGEESE_TOKEN");
+        ClientConnection connection(args->server);
+        return PlaySession(connection, args->positional[0], io.in, io.out, io.err,
+                           io.piped_input)
+            .run();
+    });
+    add_server_flags(command, args->server);
 }
 
 }  // namespace foxgeese::cli

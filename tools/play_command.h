@@ -5,15 +5,12 @@
 // with piped input, so a script can play a game line by line.
 #pragma once
 
-#include <iosfwd>
-#include <span>
-#include <string_view>
+#include "command_line.h"
 
 namespace foxgeese::cli {
 
-// `echo_input` repeats each line read after its prompt, so a transcript of a
-// session with piped input reads like one typed at a terminal.
-int run_play(std::span<const std::string_view> args, std::istream& in, std::ostream& out,
-             std::ostream& err, bool echo_input);
+// Registers `play GAME_ID`. With piped input each line read is repeated
+// after its prompt, so a transcript reads like a session typed at a terminal.
+void add_play_command(CommandLine& line);
 
 }  // namespace foxgeese::cli

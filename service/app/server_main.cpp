@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     setenv("PGCONNECT_TIMEOUT", "5", /*overwrite=*/0);
     ServerConfig config;
     try {
-        config = parse_server_config(argc, argv, process_environment());
+        config = parse_server_config(argc, argv);
     } catch (const ConfigError& e) {
         std::cerr << "foxgeese-server: " << e.what() << "\nTry 'foxgeese-server --help'.\n";
         return 2;

@@ -74,6 +74,96 @@ std::string captured_points(const Board& board, const Move& move) {
     return captured;
 }
 
+
+// The move checked against the game as read: in progress, at the ply the
+// client expects, the token's side to move, and legal.
+ServiceResult<Move> check_move(const GameRow& g, const Position& pos, Held held,
+                               const MovePath& path, const v1::MakeMoveRequest& request) {
+    if (auto e = check_playing(g)) return *e;
+    if (request.has_expected_ply() && request.expected_ply() != g.ply) {
+        return ply_mismatch(g.ply, "the game is at ply " + std::to_string(g.ply) + ", not " +
+                                       std::to_string(request.expected_ply()) + ": reload it");
+    }
+    const Side mover = pos.side_to_move();
+    if (acting_side(held, mover) != mover) {
+        return make_error(StatusCode::kFailedPrecondition, "NOT_YOUR_TURN",
+                          std::string("it is the ") +
+                              (mover == Side::kFox ? "fox side's" : "geese's") + " turn");
+    }
+    Result<Move> move = find_legal_move(pos, path);
+    if (!move) {
+        return ServiceError{StatusCode::kFailedPrecondition,
+                            "ILLEGAL_MOVE",
+                            move.error().message,
+                            {{"move", format_path(pos.board(), path)}},
+                            "move"};
+    }
+    return *move;
+}
+
+// Everything an accepted move writes and answers: the game after it, its
+// move row with the reply kept for retries, and its watch events.
+struct PlannedMove {
+    storage::MoveWrite write;
+    v1::MakeMoveResponse response;
+};
+
+PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move& move, Held held,
+                      const std::string& request_hash, std::int64_t now) {
+    const GameRow& g = ctx.game;
+    const Board& board = pos.board();
+    const Side mover = pos.side_to_move();
+    UndoInfo undo;
+    pos.make(move, undo);
+    const std::string key = format_repetition_key(pos);
+    const auto seen = ctx.window_occurrences.find(key);
+    const int earlier = seen == ctx.window_occurrences.end() ? 0 : seen->second;
+    const GameStatus status = evaluate_status(pos, earlier);
+
+    GameRow after = g;
+    after.position = format_position_code(pos);
+    after.ply = pos.ply();
+    after.quiet_plies = pos.quiet_plies();
+    after.updated_us = now;
+    close_retry_windows(after, held);
+    // The other side's pending draw offer is declined by moving.
+    if (after.draw_offered_by != 0 && after.draw_offered_by != side_number(mover))
+        after.draw_offered_by = 0;
+    if (status.over())
+        finish(after, result_number(status.outcome), end_reason_number(status.reason), now);
+
+    MoveRow row;
+    row.game_id = g.game_id;
+    row.ply = pos.ply();
+    row.notation = format_move(board, move);
+    row.side = side_number(mover);
+    row.captured = captured_points(board, move);
+    row.position = after.position;
+    row.state = after.state;
+    row.result = after.result;
+    row.end_reason = after.end_reason;
+    row.request_hash = request_hash;
+    row.created_us = now;
+
+    PlannedMove plan;
+    *plan.response.mutable_game() = game_view(after, row);
+    *plan.response.mutable_move() = move_view(row);
+    row.response = plan.response.SerializeAsString();
+
+    // The watch events of the move, recorded with it.
+    std::vector<std::string> events;
+    v1::WatchGameResponse made;
+    *made.mutable_move_made()->mutable_move() = plan.response.move();
+    *made.mutable_move_made()->mutable_game() = plan.response.game();
+    events.push_back(event_bytes(std::move(made), now));
+    if (g.draw_offered_by != 0 && after.draw_offered_by == 0)
+        events.push_back(event_bytes(draw_answered_event(false, side_number(mover)), now));
+    if (after.state == storage::game_state::kFinished)
+        events.push_back(event_bytes(game_ended_event(plan.response.game()), now));
+    plan.write = storage::MoveWrite{g.ply, std::move(after), std::move(row), key, std::move(events)};
+    return plan;
+}
+
 }  // namespace
 
 ServiceResult<v1::MakeMoveResponse> GameService::make_move(const v1::MakeMoveRequest& request,
@@ -93,13 +183,12 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(const v1::MakeMoveReq
             std::optional<storage::MoveContext> ctx =
                 store_.load_move_context(id, request_hash, budget);
             if (!ctx) return game_not_found(id);
-            const GameRow& g = ctx->game;
-            const Held held = seat_of(g, token.value());
+            const Held held = seat_of(ctx->game, token.value());
             if (held == Held::kNone) return token_rejected(token.value());
-            const Variant& variant = variant_of(g);
-            const Board& board = variant.board();
-            const Result<MovePath> path = parse_move(board, request.move());
-            if (ctx->earlier_try) return replay_earlier_try(*ctx->earlier_try, held, board, path);
+            const Variant& variant = variant_of(ctx->game);
+            const Result<MovePath> path = parse_move(variant.board(), request.move());
+            if (ctx->earlier_try)
+                return replay_earlier_try(*ctx->earlier_try, held, variant.board(), path);
             if (!path) {
                 return ServiceError{StatusCode::kInvalidArgument,
                                     "INVALID_NOTATION",
@@ -107,82 +196,16 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(const v1::MakeMoveReq
                                     {{"move", request.move().substr(0, 40)}},
                                     "move"};
             }
-            if (auto e = check_playing(g)) return *e;
-            if (request.has_expected_ply() && request.expected_ply() != g.ply) {
-                return ply_mismatch(g.ply, "the game is at ply " + std::to_string(g.ply) +
-                                               ", not " + std::to_string(request.expected_ply()) +
-                                               ": reload it");
-            }
-            Position pos = parse_position_code(variant, g.position).value();
-            const Side mover = pos.side_to_move();
-            if (acting_side(held, mover) != mover) {
-                return make_error(StatusCode::kFailedPrecondition, "NOT_YOUR_TURN",
-                                  std::string("it is the ") +
-                                      (mover == Side::kFox ? "fox side's" : "geese's") + " turn");
-            }
-            const Result<Move> move = find_legal_move(pos, *path);
-            if (!move) {
-                return ServiceError{StatusCode::kFailedPrecondition,
-                                    "ILLEGAL_MOVE",
-                                    move.error().message,
-                                    {{"move", format_path(board, *path)}},
-                                    "move"};
-            }
-
-            UndoInfo undo;
-            pos.make(*move, undo);
-            const std::string key = format_repetition_key(pos);
-            const auto seen = ctx->window_occurrences.find(key);
-            const int earlier = seen == ctx->window_occurrences.end() ? 0 : seen->second;
-            const GameStatus status = evaluate_status(pos, earlier);
-            const std::int64_t now = clock_.now_us();
-
-            GameRow after = g;
-            after.position = format_position_code(pos);
-            after.ply = pos.ply();
-            after.quiet_plies = pos.quiet_plies();
-            after.updated_us = now;
-            close_retry_windows(after, held);
-            // The other side's pending draw offer is declined by moving.
-            if (after.draw_offered_by != 0 && after.draw_offered_by != side_number(mover))
-                after.draw_offered_by = 0;
-            if (status.over())
-                finish(after, result_number(status.outcome), end_reason_number(status.reason), now);
-
-            MoveRow row;
-            row.game_id = id;
-            row.ply = pos.ply();
-            row.notation = format_move(board, *move);
-            row.side = side_number(mover);
-            row.captured = captured_points(board, *move);
-            row.position = after.position;
-            row.state = after.state;
-            row.result = after.result;
-            row.end_reason = after.end_reason;
-            row.request_hash = request_hash;
-            row.created_us = now;
-
-            v1::MakeMoveResponse response;
-            *response.mutable_game() = game_view(after, row);
-            *response.mutable_move() = move_view(row);
-            row.response = response.SerializeAsString();
-
-            // The watch events of the move, recorded with it.
-            std::vector<std::string> events;
-            v1::WatchGameResponse made;
-            *made.mutable_move_made()->mutable_move() = response.move();
-            *made.mutable_move_made()->mutable_game() = response.game();
-            events.push_back(event_bytes(std::move(made), now));
-            if (g.draw_offered_by != 0 && after.draw_offered_by == 0)
-                events.push_back(event_bytes(draw_answered_event(false, side_number(mover)), now));
-            if (after.state == storage::game_state::kFinished)
-                events.push_back(event_bytes(game_ended_event(response.game()), now));
-
-            storage::MoveWrite write{g.ply, after, row, key, std::move(events)};
-            if (store_.apply_move(write, budget)) {
-                if (metrics_) metrics_->moves_applied.add({g.variant});
-                spdlog::debug("game {}: ply {} {}", id, row.ply, row.notation);
-                return response;
+            const Position pos = parse_position_code(variant, ctx->game.position).value();
+            const ServiceResult<Move> move = check_move(ctx->game, pos, held, *path, request);
+            if (!move.ok()) return move.error();
+            PlannedMove plan =
+                plan_move(*ctx, pos, move.value(), held, request_hash, clock_.now_us());
+            if (store_.apply_move(plan.write, budget)) {
+                if (metrics_) metrics_->moves_applied.add({ctx->game.variant});
+                spdlog::debug("game {}: ply {} {}", id, plan.write.move.ply,
+                              plan.write.move.notation);
+                return std::move(plan.response);
             }
             // Someone else's write got there first. With a request_id, the
             // next pass finds out whether it was this request's own first try.

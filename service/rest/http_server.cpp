@@ -87,12 +87,6 @@ Reply text_reply(std::string body, std::string_view content_type, unsigned versi
     return reply;
 }
 
-// status_code_name() knows the service layer's codes; the transport also
-// answers UNIMPLEMENTED.
-std::string code_label(StatusCode code) {
-    return code == kStatusUnimplemented ? "UNIMPLEMENTED" : status_code_name(code);
-}
-
 bool is_parse_error(const beast::error_code& ec) {
     return ec.category() == http::make_error_code(http::error::bad_method).category();
 }
@@ -338,7 +332,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         if (route.rpc->streaming()) {
             if (head_) {
                 ServiceError error = transport_error(
-                    kStatusUnimplemented, kReasonMethodNotAllowed,
+                    StatusCode::kUnimplemented, kReasonMethodNotAllowed,
                     "HEAD is not served for a watch stream; use GET");
                 error.metadata["allow"] = "GET, OPTIONS";
                 return send(error_reply(error, rpc, version_));
@@ -360,7 +354,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         if (method == "OPTIONS") return send_preflight({"GET"});
         if (method != "GET") {
             ServiceError error =
-                transport_error(kStatusUnimplemented, kReasonMethodNotAllowed,
+                transport_error(StatusCode::kUnimplemented, kReasonMethodNotAllowed,
                                 std::string(method) + " is not served at " + path + "; use GET");
             error.metadata["allow"] = "GET, OPTIONS";
             return send(error_reply(error, kNoRpc, version_));
@@ -500,7 +494,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
     void record(const std::string& rpc, StatusCode code) {
         if (rpc.empty()) return;
-        server_.metrics_.requests.add({rpc, "http", code_label(code)});
+        server_.metrics_.requests.add({rpc, "http", status_code_name(code)});
         const std::chrono::duration<double> took = SteadyClock::now() - received_;
         server_.metrics_.request_seconds.observe({rpc, "http"}, took.count());
     }

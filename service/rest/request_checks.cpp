@@ -48,7 +48,7 @@ std::optional<ServiceError> check_request_header(const http::fields& header, uns
     }
     if (const auto te = header.find(http::field::transfer_encoding); te != header.end()) {
         if (lower_trimmed(te->value()) != "chunked") {
-            return http_error(kStatusUnimplemented, kReasonUnsupportedTransferCoding,
+            return http_error(StatusCode::kUnimplemented, kReasonUnsupportedTransferCoding,
                               "Transfer-Encoding '" + coerce_utf8(te->value()) +
                                   "' is not accepted; send the body as is, chunked or with "
                                   "Content-Length");

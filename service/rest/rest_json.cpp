@@ -5,42 +5,9 @@
 #include <stdexcept>
 
 #include "service/core/error_status.h"
+#include "service/runtime/text_encoding.h"
 
 namespace foxgeese::service {
-namespace {
-
-// The length of the well-formed UTF-8 sequence at text[i], or 0.
-std::size_t utf8_sequence(std::string_view text, std::size_t i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) return 1;
-    std::size_t extra = 0;
-    std::uint32_t code = 0;
-    if ((c & 0xe0) == 0xc0) {
-        extra = 1;
-        code = c & 0x1f;
-    } else if ((c & 0xf0) == 0xe0) {
-        extra = 2;
-        code = c & 0x0f;
-    } else if ((c & 0xf8) == 0xf0) {
-        extra = 3;
-        code = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (i + extra >= text.size()) return 0;
-    for (std::size_t k = 1; k <= extra; ++k) {
-        const auto next = static_cast<unsigned char>(text[i + k]);
-        if ((next & 0xc0) != 0x80) return 0;
-        code = (code << 6) | (next & 0x3f);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-    static constexpr std::uint32_t kSmallest[] = {0, 0x80, 0x800, 0x10000};
-    if (code < kSmallest[extra] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return 0;
-    return extra + 1;
-}
-
-}  // namespace
-
 std::string message_to_json(const google::protobuf::Message& message) {
     google::protobuf::util::JsonPrintOptions options;
     options.add_whitespace = false;
@@ -71,31 +38,6 @@ std::string error_to_json(const ServiceError& error) {
     } catch (const std::exception&) {
         return R"({"code":13,"message":"internal error","details":[]})";
     }
-}
-
-bool is_valid_utf8(std::string_view text) {
-    for (std::size_t i = 0; i < text.size();) {
-        const std::size_t n = utf8_sequence(text, i);
-        if (n == 0) return false;
-        i += n;
-    }
-    return true;
-}
-
-std::string coerce_utf8(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size();) {
-        const std::size_t n = utf8_sequence(text, i);
-        if (n == 0) {
-            out += "\xEF\xBF\xBD";  // U+FFFD
-            ++i;
-        } else {
-            out.append(text, i, n);
-            i += n;
-        }
-    }
-    return out;
 }
 
 int http_status_of(StatusCode code) {

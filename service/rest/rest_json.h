@@ -9,12 +9,9 @@
 #include <string_view>
 
 #include "service/core/service_error.h"
+#include "service/runtime/text_encoding.h"
 
 namespace foxgeese::service {
-
-// Codes the service layer never returns but the transport does.
-inline constexpr StatusCode kStatusOutOfRange = static_cast<StatusCode>(11);
-inline constexpr StatusCode kStatusUnimplemented = static_cast<StatusCode>(12);
 
 // Errors of the HTTP layer itself. Their reasons select an HTTP status other
 // than the code's (see http_status_of).
@@ -37,13 +34,6 @@ std::string message_to_json(const google::protobuf::Message& message);
 // {"code": ..., "message": ..., "details": [ErrorInfo, BadRequest?]}: the
 // google.rpc.Status of status_of() in JSON.
 std::string error_to_json(const ServiceError& error);
-
-// Whether text is well-formed UTF-8 (no overlong forms or surrogates).
-bool is_valid_utf8(std::string_view text);
-// The text with every byte that is not part of well-formed UTF-8 replaced by
-// U+FFFD: error messages may quote what a client sent, and JSON must stay
-// valid.
-std::string coerce_utf8(std::string_view text);
 
 // The HTTP status for an error: by reason for the HTTP layer's own errors,
 // otherwise by code (INVALID_ARGUMENT 400, NOT_FOUND 404, ABORTED 409, ...).

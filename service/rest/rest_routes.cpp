@@ -306,32 +306,6 @@ ServiceError route_not_found(std::string_view path) {
                         ""};
 }
 
-std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space) {
-    const auto hex = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-    };
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%') {
-            if (i + 2 >= text.size()) return std::nullopt;
-            const int high = hex(text[i + 1]);
-            const int low = hex(text[i + 2]);
-            if (high < 0 || low < 0) return std::nullopt;
-            out += static_cast<char>(high * 16 + low);
-            i += 2;
-        } else if (text[i] == '+' && plus_is_space) {
-            out += ' ';
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
-}
-
 RestRoutes::RestRoutes() {
     for (const RpcMethod& rpc : rpc_methods()) {
         const pb::MethodDescriptor* method = rpc.descriptor;
@@ -379,7 +353,7 @@ ServiceResult<RouteMatch> RestRoutes::match(std::string_view http_method,
     if (found == nullptr) {
         allowed.push_back("OPTIONS");
         return ServiceError{
-            kStatusUnimplemented,
+            StatusCode::kUnimplemented,
             kReasonMethodNotAllowed,
             std::string(http_method) + " is not served at this path; use " + join(allowed),
             {{"allow", join(allowed)}},

@@ -18,6 +18,7 @@
 
 #include "service/core/rpc_table.h"
 #include "service/core/service_error.h"
+#include "service/runtime/text_encoding.h"
 
 namespace foxgeese::service {
 
@@ -76,9 +77,5 @@ class RestRoutes {
 
 // NOT_FOUND / ROUTE_NOT_FOUND for a path no route serves.
 ServiceError route_not_found(std::string_view path);
-
-// Percent-decodes a path segment ('+' stays '+') or a query component
-// ('+' becomes a space). nullopt for a '%' not followed by two hex digits.
-std::optional<std::string> percent_decode(std::string_view text, bool plus_is_space);
 
 }  // namespace foxgeese::service

@@ -1,5 +1,6 @@
 #include "service/runtime/config.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "service/runtime/embedded_postgres.h"
+#include "service/runtime/text_encoding.h"
 
 #ifndef FOXGEESE_VERSION
 #define FOXGEESE_VERSION "unknown"
@@ -193,29 +195,10 @@ const Option* find_option(std::string_view flag) {
     return nullptr;
 }
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-std::string percent_decode(std::string_view text) {
-    std::string decoded;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%' && i + 2 < text.size() && hex_digit(text[i + 1]) >= 0 &&
-            hex_digit(text[i + 2]) >= 0) {
-            decoded += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
-            i += 2;
-        } else {
-            decoded += text[i];
-        }
-    }
-    return decoded;
-}
-
 bool is_secret_key(std::string_view key) {
-    return lower(percent_decode(key)).find("password") != std::string::npos;
+    // A key that does not decode is checked as it stands.
+    const std::string decoded = percent_decode(key, false).value_or(std::string(key));
+    return lower(decoded).find("password") != std::string::npos;
 }
 
 // postgresql://user:password@host/db?password=...&sslpassword=...
@@ -303,71 +286,95 @@ std::string redact_keywords(const std::string& text) {
 
 }  // namespace
 
-EnvGetter process_environment() {
-    return [](const std::string& name) -> std::optional<std::string> {
-        const char* value = std::getenv(name.c_str());
-        if (value == nullptr) return std::nullopt;
-        return std::string(value);
-    };
+namespace {
+
+// Whether a flag was given on the command line (else its value came from its
+// environment variable), for error messages that say where a bad value is.
+bool on_command_line(int argc, const char* const* argv, std::string_view flag) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == flag || (arg.size() > flag.size() && arg.substr(0, flag.size()) == flag &&
+                            arg[flag.size()] == '='))
+            return true;
+    }
+    return false;
 }
 
-ServerConfig parse_server_config(int argc, const char* const* argv, const EnvGetter& env) {
+// What CLI11 leaves unparsed, in this program's words.
+void refuse_extras(const std::vector<std::string>& extras, const std::string& command) {
+    if (extras.empty()) return;
+    const std::string& first = extras.front();
+    if (first.size() > 1 && first[0] == '-')
+        throw ConfigError("unknown flag '" + first.substr(0, first.find('=')) + "' (see --help)");
+    if (command.empty())
+        throw ConfigError("unknown command '" + first + "': expected serve or migrate (see --help)");
+    throw ConfigError("unexpected argument '" + first + "' after the command '" + command + "'");
+}
+
+}  // namespace
+
+ServerConfig parse_server_config(int argc, const char* const* argv) {
     ServerConfig config;
-    std::map<std::string_view, std::string> flags;
-    std::vector<std::string> positionals;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--help" || arg == "-h") {
-            config.show_help = true;
-            return config;
-        }
-        if (arg == "--version") {
-            config.show_version = true;
-            return config;
-        }
-        if (arg.rfind("-", 0) != 0 || arg == "-") {
-            positionals.push_back(arg);
-            continue;
-        }
-        const std::size_t eq = arg.find('=');
-        const std::string name = arg.substr(0, eq);
-        const Option* option = find_option(name);
-        if (option == nullptr) throw ConfigError("unknown flag '" + name + "' (see --help)");
-        if (eq != std::string::npos) {
-            flags[option->flag] = arg.substr(eq + 1);
-        } else if (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0) {
-            flags[option->flag] = argv[++i];
-        } else {
-            throw ConfigError(name + " needs a value (" + name + " " +
-                              std::string(option->value_name) + " or " + name + "=" +
-                              std::string(option->value_name) + ")");
-        }
-    }
-
-    if (!positionals.empty()) {
-        if (positionals[0] == "serve") {
-            config.command = ServerCommand::kServe;
-        } else if (positionals[0] == "migrate") {
-            config.command = ServerCommand::kMigrate;
-        } else {
-            throw ConfigError("unknown command '" + positionals[0] +
-                              "': expected serve or migrate (see --help)");
-        }
-        if (positionals.size() > 1) {
-            throw ConfigError("unexpected argument '" + positionals[1] + "' after the command '" +
-                              positionals[0] + "'");
-        }
-    }
-
     config.data_dir = EmbeddedPostgres::default_data_dir();
+    // CLI11 reads the command line and the environment (an empty variable
+    // counts as unset, a flag beats its variable, the last flag wins); the
+    // values are then checked here, with messages that name their source.
+    CLI::App app("foxgeese-server");
+    app.set_help_flag();  // --help prints server_help_text(), not CLI11's
+    app.add_flag("--help,-h", config.show_help);
+    app.add_flag("--version", config.show_version);
+    app.allow_extras();
+    std::map<std::string_view, std::string> values;
+    std::vector<std::pair<const Option*, const CLI::Option*>> bound;
     for (const Option& option : options()) {
-        const std::string env_name(option.env);
-        if (const auto flag = flags.find(option.flag); flag != flags.end()) {
-            option.apply(config, flag->second, std::string(option.flag));
-        } else if (const std::optional<std::string> value = env(env_name);
-                   value && !value->empty()) {
-            option.apply(config, *value, "environment variable " + env_name);
+        const CLI::Option* parsed =
+            app.add_option(std::string(option.flag), values[option.flag])
+                ->envname(std::string(option.env))
+                ->type_name(std::string(option.value_name))
+                ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+        bound.emplace_back(&option, parsed);
+    }
+    CLI::App* serve = app.add_subcommand("serve")->fallthrough()->allow_extras();
+    CLI::App* migrate = app.add_subcommand("migrate")->fallthrough()->allow_extras();
+    app.require_subcommand(0, 1);
+    // CLI11 2.1 reads "--flag=" as a flag given no value; here an empty value
+    // means something ("--database-url=" picks the embedded PostgreSQL over
+    // DATABASE_URL), so it is passed as a separate empty argument.
+    std::vector<std::string> args;
+    for (int i = argc - 1; i >= 1; --i) {
+        const std::string arg = argv[i];
+        if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
+            args.push_back("");
+            args.push_back(arg.substr(0, arg.size() - 1));
+        } else {
+            args.push_back(arg);
         }
+    }
+    try {
+        app.parse(args);  // CLI11 takes the arguments in reverse order
+    } catch (const CLI::ArgumentMismatch& e) {
+        // "--grpc-port: 1 required TEXT missing": the flag is the prefix.
+        const std::string what = e.what();
+        const std::string flag = what.substr(0, what.find(':'));
+        const Option* option = find_option(flag);
+        const std::string value = option ? std::string(option->value_name) : "VALUE";
+        throw ConfigError(flag + " needs a value (" + flag + " " + value + " or " + flag + "=" +
+                          value + ")");
+    } catch (const CLI::ParseError& e) {
+        throw ConfigError(e.what());
+    }
+    if (config.show_help || config.show_version) return config;
+    const std::string command = migrate->parsed() ? "migrate" : serve->parsed() ? "serve" : "";
+    refuse_extras(serve->remaining(), "serve");
+    refuse_extras(migrate->remaining(), "migrate");
+    refuse_extras(app.remaining(), command);
+    if (migrate->parsed()) config.command = ServerCommand::kMigrate;
+    for (const auto& [option, parsed] : bound) {
+        if (parsed->count() == 0) continue;
+        const std::string source = on_command_line(argc, argv, option->flag)
+                                       ? std::string(option->flag)
+                                       : "environment variable " + std::string(option->env);
+        option->apply(config, values[option->flag], source);
     }
     return config;
 }

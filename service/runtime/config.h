@@ -1,7 +1,7 @@
-// The server's configuration: command-line flags with environment fallbacks.
-// A flag beats its environment variable, which beats the default; an empty
-// environment variable counts as unset. Bad input throws ConfigError naming
-// the flag (or variable) and the value.
+// The server's configuration: command-line flags with environment fallbacks,
+// read by CLI11. A flag beats its environment variable, which beats the
+// default; an empty environment variable counts as unset. Bad input throws
+// ConfigError naming the flag (or variable) and the value.
 #pragma once
 
 #include <cstdint>
@@ -43,14 +43,9 @@ class ConfigError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Looks up an environment variable; std::nullopt when unset.
-using EnvGetter = std::function<std::optional<std::string>(const std::string& name)>;
-
-// The process environment, through ::getenv.
-EnvGetter process_environment();
-
-// argv[0] is the program name. Throws ConfigError.
-ServerConfig parse_server_config(int argc, const char* const* argv, const EnvGetter& env);
+// Reads argv (argv[0] is the program name) and the process environment.
+// Throws ConfigError.
+ServerConfig parse_server_config(int argc, const char* const* argv);
 
 // Every flag with its environment variable and default.
 std::string server_help_text();

@@ -1,5 +1,7 @@
 #include "service/runtime/embedded_postgres.h"
 
+#include "service/runtime/text_encoding.h"
+
 #include <fcntl.h>
 #include <grp.h>
 #include <locale.h>
@@ -363,22 +365,6 @@ std::string shell_quote(const std::string& text) {
         }
     }
     return quoted + "'";
-}
-
-std::string percent_encode(const std::string& text) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    std::string encoded;
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
-            encoded += c;
-        } else {
-            encoded += '%';
-            encoded += kHex[byte >> 4];
-            encoded += kHex[byte & 0xF];
-        }
-    }
-    return encoded;
 }
 
 std::optional<std::string> cluster_version(const fs::path& data_dir) {

@@ -1,5 +1,7 @@
 #include "service/runtime/logging.h"
 
+#include "service/runtime/text_encoding.h"
+
 #include <spdlog/details/log_msg.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -61,47 +63,6 @@ void append_u_escape(spdlog::memory_buf_t& dest, std::uint32_t unit) {
                             kHex[(unit >> 4) & 0xF],
                             kHex[unit & 0xF]};
     dest.append(escape, escape + 6);
-}
-
-// The code point of the well-formed UTF-8 sequence at text[i], advancing i;
-// U+FFFD for a byte that does not start one (overlong forms, surrogates and
-// values past U+10FFFF are not well-formed), advancing past that byte only.
-std::uint32_t decode_utf8(std::string_view text, std::size_t& i) {
-    const auto byte = [&](std::size_t at) { return static_cast<std::uint8_t>(text[at]); };
-    const std::uint8_t lead = byte(i);
-    std::size_t length = 0;
-    std::uint32_t code = 0;
-    std::uint32_t min = 0;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-        code = lead & 0x1Fu;
-        min = 0x80;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        code = lead & 0x0Fu;
-        min = 0x800;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        code = lead & 0x07u;
-        min = 0x10000;
-    }
-    if (length == 0 || i + length > text.size()) {
-        ++i;
-        return 0xFFFD;
-    }
-    for (std::size_t k = 1; k < length; ++k) {
-        if ((byte(i + k) & 0xC0) != 0x80) {
-            ++i;
-            return 0xFFFD;
-        }
-        code = (code << 6) | (byte(i + k) & 0x3Fu);
-    }
-    if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-        ++i;
-        return 0xFFFD;
-    }
-    i += length;
-    return code;
 }
 
 // A JSON string literal. Everything outside printable ASCII becomes a \u
