@@ -298,10 +298,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
                                             "the request target must be a path such as /v1/games"),
                             kNoRpc, version_));
         }
-        const auto question = target.find('?');
-        const std::string path(target.substr(0, question));
-        const std::string query(question == std::string_view::npos ? std::string_view()
-                                                                   : target.substr(question + 1));
+        const auto [path, query] = split_target(target);
         const std::string_view method = head_ ? std::string_view("GET") : request.method_string();
 
         if (path == "/healthz" || path == "/readyz" || path == "/metrics") {

@@ -298,6 +298,14 @@ std::string join(const std::vector<std::string>& parts) {
 
 }  // namespace
 
+RequestTarget split_target(std::string_view target) {
+    const auto question = target.find('?');
+    return RequestTarget{std::string(target.substr(0, question)),
+                         question == std::string_view::npos
+                             ? std::string()
+                             : std::string(target.substr(question + 1))};
+}
+
 ServiceError route_not_found(std::string_view path) {
     return ServiceError{StatusCode::kNotFound,
                         kReasonRouteNotFound,

@@ -75,6 +75,13 @@ class RestRoutes {
     std::vector<RestRoute> routes_;
 };
 
+// A request target split at its first '?': the raw path and the raw query.
+struct RequestTarget {
+    std::string path;
+    std::string query;
+};
+RequestTarget split_target(std::string_view target);
+
 // NOT_FOUND / ROUTE_NOT_FOUND for a path no route serves.
 ServiceError route_not_found(std::string_view path);
 

@@ -19,9 +19,11 @@ using storage::MoveRow;
 using SteadyClock = std::chrono::steady_clock;
 using PresencePair = std::pair<storage::SeatPresence, storage::SeatPresence>;
 
-// Seats a holder makes connected, as a bit set: 1 fox side, 2 geese.
+// Seats a holder makes connected, as a bit set of side numbers (1 fox side,
+// 2 geese: each side's number is its bit).
 int seat_bits(Held held) {
-    return (holds_side(held, Side::kFox) ? 1 : 0) | (holds_side(held, Side::kGeese) ? 2 : 0);
+    return (holds_side(held, Side::kFox) ? storage::side::kFox : 0) |
+           (holds_side(held, Side::kGeese) ? storage::side::kGeese : 0);
 }
 
 std::shared_ptr<const WatchEvent> share(v1::WatchGameResponse message) {
@@ -397,6 +399,37 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
     return again;
 }
 
+// The snapshot a new watcher starts from: the game as read, and with a
+// from_ply the moves after it (what a reconnecting client missed).
+v1::WatchGameResponse WatchHub::snapshot_of(const storage::GameWithLastMove& found,
+                                            const v1::WatchGameRequest& request,
+                                            const storage::CallBudget& budget) {
+    v1::WatchGameResponse snapshot;
+    set_timestamp(clock_.now_us(), snapshot.mutable_time());
+    *snapshot.mutable_snapshot()->mutable_game() = game_view(found.game, found.last_move);
+    if (request.has_from_ply()) {
+        for (const MoveRow& m : store_.list_moves_between(found.game.game_id, request.from_ply(),
+                                                          found.game.ply, budget))
+            *snapshot.mutable_snapshot()->add_moves() = move_view(m);
+    }
+    return snapshot;
+}
+
+void WatchHub::connect_seats(const Watcher& watcher, const storage::CallBudget& budget) {
+    // Before the presence is read, so the new watcher sees itself; a failure
+    // here must not fail the stream (the next refresh catches up).
+    try {
+        for (const int side : {storage::side::kFox, storage::side::kGeese}) {
+            if ((watcher.seats & side) == 0) continue;
+            const std::int64_t now = clock_.now_us();
+            presence_.connect(watcher.game_id, side, watcher.watcher_id, server_id_, now,
+                              now + presence_ttl_us(), budget);
+        }
+    } catch (const std::exception& e) {
+        spdlog::warn("WatchGame {}: presence: {}", watcher.game_id, e.what());
+    }
+}
+
 ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
     const v1::WatchGameRequest& request, const CallContext& call,
     std::shared_ptr<WatchSink> sink) {
@@ -418,19 +451,9 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
                                         "from_ply " + std::to_string(request.from_ply()) +
                                             " is beyond the game's ply " + std::to_string(row.ply));
             }
-            int seats = 0;
-            if (token) {
-                seats = seat_bits(seat_of(row, *token));
-                if (seats == 0) return token_rejected(*token);
-            }
-            v1::WatchGameResponse snapshot;
-            set_timestamp(clock_.now_us(), snapshot.mutable_time());
-            *snapshot.mutable_snapshot()->mutable_game() = game_view(row, found->last_move);
-            if (request.has_from_ply()) {
-                for (const MoveRow& m :
-                     store_.list_moves_between(id, request.from_ply(), row.ply, budget))
-                    *snapshot.mutable_snapshot()->add_moves() = move_view(m);
-            }
+            const int seats = token ? seat_bits(seat_of(row, *token)) : 0;
+            if (token && seats == 0) return token_rejected(*token);
+            v1::WatchGameResponse snapshot = snapshot_of(*found, request, budget);
             if (row.state == storage::game_state::kFinished) {
                 sink->deliver(share(std::move(snapshot)));
                 sink->close(WatchEnd::kGameEnded);
@@ -445,27 +468,13 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             // The snapshot and this sequence number come from the same read:
             // every later event follows it, none before it is sent again.
             watcher->last_seq = row.event_seq;
-            // The seat is connected before the presence is read, so the new
-            // watcher sees itself; a failure here must not fail the stream.
-            try {
-                for (int side : {1, 2}) {
-                    if (seats & side) {
-                        const std::int64_t now = clock_.now_us();
-                        presence_.connect(id, side, watcher->watcher_id, server_id_, now,
-                                          now + presence_ttl_us(), budget);
-                    }
-                }
-            } catch (const std::exception& e) {
-                spdlog::warn("WatchGame {}: presence: {}", id, e.what());
-            }
+            connect_seats(*watcher, budget);
             if (stopping_) return shutting_down();
             register_watcher(id, watcher, share(std::move(snapshot)));
-            auto subscription =
-                std::shared_ptr<Subscription>(std::make_shared<SubscriptionImpl>(this, watcher));
             // Events recorded after the snapshot's read, and the presence,
             // reach the new watcher through one refresh.
             mark_dirty(id, kEvents | kPresence);
-            return subscription;
+            return std::shared_ptr<Subscription>(std::make_shared<SubscriptionImpl>(this, watcher));
         });
 }
 
@@ -504,7 +513,7 @@ void WatchHub::remove(const std::shared_ptr<Watcher>& watcher) {
     if (watcher->seats == 0 || stopping_) return;
     run_later([this, game_id = watcher->game_id, watcher_id = watcher->watcher_id,
                seats = watcher->seats] {
-        for (int side : {1, 2}) {
+        for (const int side : {storage::side::kFox, storage::side::kGeese}) {
             if (seats & side) presence_.disconnect(game_id, side, watcher_id, clock_.now_us());
         }
     });

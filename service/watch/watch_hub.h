@@ -105,6 +105,10 @@ class WatchHub {
     int deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>& events,
                        const std::optional<std::pair<storage::SeatPresence, storage::SeatPresence>>&
                            presence);
+    v1::WatchGameResponse snapshot_of(const storage::GameWithLastMove& found,
+                                      const v1::WatchGameRequest& request,
+                                      const storage::CallBudget& budget);
+    void connect_seats(const Watcher& watcher, const storage::CallBudget& budget);
     void register_watcher(const std::string& game_id, const std::shared_ptr<Watcher>& watcher,
                           const std::shared_ptr<const WatchEvent>& snapshot);
     void remove(const std::shared_ptr<Watcher>& watcher);
