@@ -17,22 +17,13 @@
 #include "engine/position_code.h"
 #include "engine/variant.h"
 #include "fuzz/parse_fuzz_body.h"
+#include "tests/support/fuzz_corpus.h"
 
 namespace foxgeese {
 namespace {
 
 std::vector<std::string> read_corpus() {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(FOXGEESE_FUZZ_CORPUS_DIR)) {
-        if (entry.is_regular_file()) files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());  // a fixed order for the seeded mutations
-    std::vector<std::string> corpus;
-    for (const auto& file : files) {
-        std::ifstream in(file, std::ios::binary);
-        corpus.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    return corpus;
+    return test::read_fuzz_corpus(FOXGEESE_FUZZ_CORPUS_DIR);
 }
 
 void run(const std::string& input) {
