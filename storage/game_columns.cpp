@@ -12,13 +12,19 @@ const char* const kGameColumns =
     " coalesce(g.fox_request_hash, ''), coalesce(g.geese_request_hash, ''),"
     " coalesce(g.create_request_hash, ''), g.draw_offered_by, " FG_US("g.created_at") ", " FG_US(
         "g.updated_at") ", coalesce(" FG_US("g.finished_at") ", 0), g.event_seq,"
-    " coalesce(" FG_US("g.fox_retry_until") ", 0), coalesce(" FG_US("g.geese_retry_until") ", 0)";
+    " coalesce(" FG_US("g.fox_retry_until") ", 0), coalesce(" FG_US("g.geese_retry_until") ", 0),"
+    " g.time_control, g.initial_ms, g.increment_ms, g.move_period_ms, g.first_move_ms,"
+    " g.fox_clock_ms, g.geese_clock_ms, g.start_ply, coalesce(" FG_US("g.turn_started_at") ", 0),"
+    " coalesce(" FG_US("g.deadline_at") ", 0), g.rematch_offered_by,"
+    " coalesce(g.rematch_game_id::text, ''), coalesce(g.rematch_of_game_id::text, ''),"
+    " coalesce(g.fox_reserved_hash, ''), coalesce(g.geese_reserved_hash, '')";
 
 std::string move_columns(const std::string& a) {
     return a + ".game_id::text, " + a + ".ply, " + a + ".notation, " + a + ".side, " + a +
            ".captured, " + a + ".position, " + a + ".state, " + a + ".result, " + a +
            ".end_reason, coalesce(" + a + ".request_hash, ''), " + a + ".response, " +
-           "(extract(epoch from " + a + ".created_at) * 1000000)::bigint";
+           "(extract(epoch from " + a + ".created_at) * 1000000)::bigint, " + a + ".think_ms, " + a +
+           ".fox_clock_ms, " + a + ".geese_clock_ms";
 }
 
 std::string game_with_last_move_select() {
@@ -54,6 +60,21 @@ GameRow read_game(const pqxx::row& row, int at) {
     g.event_seq = row[at + 23].as<std::int64_t>();
     g.fox_retry_until_us = row[at + 24].as<std::int64_t>();
     g.geese_retry_until_us = row[at + 25].as<std::int64_t>();
+    g.time_control = row[at + 26].as<int>();
+    g.initial_ms = row[at + 27].as<std::int64_t>();
+    g.increment_ms = row[at + 28].as<std::int64_t>();
+    g.move_period_ms = row[at + 29].as<std::int64_t>();
+    g.first_move_ms = row[at + 30].as<std::int64_t>();
+    g.fox_clock_ms = row[at + 31].as<std::int64_t>();
+    g.geese_clock_ms = row[at + 32].as<std::int64_t>();
+    g.start_ply = row[at + 33].as<int>();
+    g.turn_started_us = row[at + 34].as<std::int64_t>();
+    g.deadline_us = row[at + 35].as<std::int64_t>();
+    g.rematch_offered_by = row[at + 36].as<int>();
+    g.rematch_game_id = row[at + 37].as<std::string>();
+    g.rematch_of_game_id = row[at + 38].as<std::string>();
+    g.fox_reserved_hash = row[at + 39].as<std::string>();
+    g.geese_reserved_hash = row[at + 40].as<std::string>();
     return g;
 }
 
@@ -72,6 +93,9 @@ std::optional<MoveRow> read_move(const pqxx::row& row, int at) {
     m.request_hash = row[at + 9].as<std::string>();
     if (!row[at + 10].is_null()) m.response = pqxx::binarystring(row[at + 10]).str();
     m.created_us = row[at + 11].as<std::int64_t>();
+    if (!row[at + 12].is_null()) m.think_ms = row[at + 12].as<std::int64_t>();
+    if (!row[at + 13].is_null()) m.fox_clock_ms = row[at + 13].as<std::int64_t>();
+    if (!row[at + 14].is_null()) m.geese_clock_ms = row[at + 14].as<std::int64_t>();
     return m;
 }
 

@@ -24,6 +24,13 @@ inline constexpr int kFox = 1;
 inline constexpr int kGeese = 2;
 }  // namespace side
 
+// games.time_control (which oneof of foxgeese.v1.TimeControl, 0 for none).
+namespace time_control {
+inline constexpr int kNone = 0;
+inline constexpr int kRealTime = 1;
+inline constexpr int kCorrespondence = 2;
+}  // namespace time_control
+
 // games.visibility (foxgeese.v1.Visibility).
 namespace visibility {
 inline constexpr int kPrivate = 1;
@@ -56,6 +63,25 @@ struct GameRow {
     std::int64_t fox_retry_until_us = 0;
     std::int64_t geese_retry_until_us = 0;
     int draw_offered_by = 0;
+    // The time control (time_control::kNone, kRealTime, kCorrespondence)
+    // and the clocks; see migrations/0006_clocks_lifecycle_rematch.sql.
+    int time_control = 0;
+    std::int64_t initial_ms = 0;
+    std::int64_t increment_ms = 0;
+    std::int64_t move_period_ms = 0;
+    std::int64_t first_move_ms = 0;
+    std::int64_t fox_clock_ms = 0;
+    std::int64_t geese_clock_ms = 0;
+    int start_ply = 0;
+    std::int64_t turn_started_us = 0;  // 0: no turn is running
+    std::int64_t deadline_us = 0;      // 0: the game never ends by itself
+    // Rematch: who offered (a side number, 0 none), the rematch's id, the
+    // game this is a rematch of, and the seats kept for the old seat holders.
+    int rematch_offered_by = 0;
+    std::string rematch_game_id;
+    std::string rematch_of_game_id;
+    std::string fox_reserved_hash;
+    std::string geese_reserved_hash;
     std::int64_t created_us = 0;  // microseconds since the Unix epoch
     std::int64_t updated_us = 0;
     std::int64_t finished_us = 0;  // 0 while not finished
@@ -75,6 +101,11 @@ struct MoveRow {
     std::string request_hash;  // empty when the client sent no request_id
     std::string response;      // serialized reply bytes, for retries
     std::int64_t created_us = 0;
+    // In a game with a time control: the mover's thinking time and both
+    // clocks after the move.
+    std::optional<std::int64_t> think_ms;
+    std::optional<std::int64_t> fox_clock_ms;
+    std::optional<std::int64_t> geese_clock_ms;
 };
 
 // A game with its latest move (absent before the first move).

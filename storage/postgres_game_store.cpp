@@ -92,7 +92,11 @@ bool PostgresGameStore::insert_game(const GameRow& g, const std::string& start_p
             nonempty(g.fox_token_hash), nonempty(g.geese_token_hash), g.invite_code_hash,
             nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
             nonempty(g.create_request_hash), g.created_us, start_position_key,
-            nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us));
+            nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.time_control,
+            g.initial_ms, g.increment_ms, g.move_period_ms, g.first_move_ms, g.fox_clock_ms,
+            g.geese_clock_ms, g.start_ply, nonzero(g.turn_started_us), nonzero(g.deadline_us),
+            nonempty(g.rematch_of_game_id), nonempty(g.fox_reserved_hash),
+            nonempty(g.geese_reserved_hash));
         return r.size() == 1;
     });
 }
@@ -141,10 +145,35 @@ bool PostgresGameStore::apply_move(const MoveWrite& w, const CallBudget& budget)
             w.move.notation, w.move.side, w.move.captured, nonempty(w.move.request_hash),
             bytea_hex(w.move.response), w.position_key, static_cast<int>(w.events.size()),
             event_body(w.events, 0), event_body(w.events, 1), event_body(w.events, 2),
-            nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us));
+            nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.fox_clock_ms,
+            g.geese_clock_ms, nonzero(g.turn_started_us), nonzero(g.deadline_us), w.move.think_ms,
+            w.move.fox_clock_ms, w.move.geese_clock_ms);
         return r.size() == 1;
     });
 }
+
+namespace {
+
+// Writes a locked game row back with its new events, in the open transaction.
+void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& events) {
+    const std::int64_t first_seq = g.event_seq + 1;
+    g.event_seq += static_cast<std::int64_t>(events.size());
+    tx.exec_prepared("update_game", g.game_id, g.state, g.result, g.end_reason,
+                     nonempty(g.fox_token_hash), nonempty(g.geese_token_hash),
+                     nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
+                     g.draw_offered_by, g.updated_us, nonzero(g.finished_us), g.invite_code_hash,
+                     g.event_seq, nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us),
+                     g.fox_clock_ms, g.geese_clock_ms, nonzero(g.turn_started_us),
+                     nonzero(g.deadline_us), g.rematch_offered_by, nonempty(g.rematch_game_id),
+                     nonempty(g.fox_reserved_hash), nonempty(g.geese_reserved_hash));
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        tx.exec_prepared("insert_event", g.game_id, first_seq + static_cast<std::int64_t>(i),
+                         bytea_hex(events[i]), g.updated_us);
+    }
+    if (!events.empty()) tx.exec_prepared("notify_event", g.game_id);
+}
+
+}  // namespace
 
 std::optional<GameWithLastMove> PostgresGameStore::modify_game(const std::string& game_id,
                                                                const GameChange& change,
@@ -158,25 +187,25 @@ std::optional<GameWithLastMove> PostgresGameStore::modify_game(const std::string
             if (!current) return std::nullopt;
             std::vector<std::string> events;
             if (!change(*current, events)) return current;  // rolls back: nothing was written
-            GameRow& g = current->game;
-            const std::int64_t first_seq = g.event_seq + 1;
-            g.event_seq += static_cast<std::int64_t>(events.size());
-            tx.exec_prepared("update_game", g.game_id, g.state, g.result, g.end_reason,
-                             nonempty(g.fox_token_hash), nonempty(g.geese_token_hash),
-                             nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
-                             g.draw_offered_by, g.updated_us, nonzero(g.finished_us),
-                             g.invite_code_hash, g.event_seq, nonzero(g.fox_retry_until_us),
-                             nonzero(g.geese_retry_until_us));
-            for (std::size_t i = 0; i < events.size(); ++i) {
-                tx.exec_prepared("insert_event", g.game_id,
-                                 first_seq + static_cast<std::int64_t>(i), bytea_hex(events[i]),
-                                 g.updated_us);
-            }
-            if (!events.empty()) tx.exec_prepared("notify_event", g.game_id);
+            write_back(tx, current->game, events);
             require_caller(budget);
             tx.commit();
             return current;
         });
+}
+
+bool PostgresGameStore::modify_next_overdue(std::int64_t now_us, const GameChange& change,
+                                            const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::work tx(conn);
+        std::optional<GameWithLastMove> overdue =
+            read_game_with_last_move(tx.exec_prepared("lock_next_overdue", now_us));
+        if (!overdue) return false;
+        std::vector<std::string> events;
+        if (change(*overdue, events)) write_back(tx, overdue->game, events);
+        tx.commit();
+        return true;
+    });
 }
 
 std::vector<GameEvent> PostgresGameStore::events_after(const std::string& game_id,

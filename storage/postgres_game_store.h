@@ -54,6 +54,13 @@ class PostgresGameStore {
                                                 const GameChange& change,
                                                 const CallBudget& budget = {});
 
+    // The sweeper's step: locks the longest-overdue waiting or active game
+    // (deadline_at <= now) that no other replica holds (FOR UPDATE SKIP
+    // LOCKED), lets `change` settle it and writes it back as modify_game
+    // does, in one transaction. Returns false when no game is overdue.
+    bool modify_next_overdue(std::int64_t now_us, const GameChange& change,
+                             const CallBudget& budget = {});
+
     // The recorded watch events of a game after a sequence number, in order.
     std::vector<GameEvent> events_after(const std::string& game_id, std::int64_t after_seq,
                                         const CallBudget& budget = {});

@@ -21,12 +21,17 @@ void prepare_game_statements(pqxx::connection& conn) {
                  " state, start_position, start_geese, position, ply, quiet_plies,"
                  " fox_token_hash, geese_token_hash, invite_code_hash, fox_request_hash,"
                  " geese_request_hash, create_request_hash, created_at, updated_at,"
-                 " fox_retry_until, geese_retry_until)"
+                 " fox_retry_until, geese_retry_until, time_control, initial_ms, increment_ms,"
+                 " move_period_ms, first_move_ms, fox_clock_ms, geese_clock_ms, start_ply,"
+                 " turn_started_at, deadline_at, rematch_of_game_id, fox_reserved_hash,"
+                 " geese_reserved_hash)"
                  " VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
                  " $15, $16, $17, " FG_TS("$18") ", " FG_TS("$18") ", " FG_TS("$20") ", " FG_TS(
-                     "$21") ")"
-                 " ON CONFLICT (create_request_hash) WHERE create_request_hash IS NOT NULL"
-                 " DO NOTHING RETURNING game_id, ply)"
+                     "$21") ", $22, $23, $24, $25, $26, $27, $28, $29, " FG_TS("$30") ", " FG_TS("$31")
+                 ", $32::uuid, $33, $34)"
+                 // A create retry that lost a race to its twin, or a rematch
+                 // created a second time, inserts nothing.
+                 " ON CONFLICT DO NOTHING RETURNING game_id, ply)"
                  " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
                  " SELECT game_id, $19, 1, ply FROM g RETURNING game_id");
     conn.prepare("find_game", select + " WHERE g.game_id = $1::uuid");
@@ -37,8 +42,16 @@ void prepare_game_statements(pqxx::connection& conn) {
                  " geese_token_hash = $6, fox_request_hash = $7, geese_request_hash = $8,"
                  " draw_offered_by = $9, updated_at = " FG_TS("$10") ","
                  " finished_at = " FG_TS("$11") ", invite_code_hash = $12, event_seq = $13,"
-                 " fox_retry_until = " FG_TS("$14") ", geese_retry_until = " FG_TS("$15")
+                 " fox_retry_until = " FG_TS("$14") ", geese_retry_until = " FG_TS("$15") ","
+                 " fox_clock_ms = $16, geese_clock_ms = $17, turn_started_at = " FG_TS("$18") ","
+                 " deadline_at = " FG_TS("$19") ", rematch_offered_by = $20,"
+                 " rematch_game_id = $21::uuid, fox_reserved_hash = $22, geese_reserved_hash = $23"
                  " WHERE game_id = $1::uuid");
+    // The sweeper's next game: the longest overdue one nobody else holds.
+    conn.prepare("lock_next_overdue",
+                 select + " WHERE g.deadline_at <= " FG_TS("$1") " AND g.state IN (" +
+                     sql_int(game_state::kWaiting) + ", " + sql_int(game_state::kActive) +
+                     ") ORDER BY g.deadline_at LIMIT 1 FOR UPDATE OF g SKIP LOCKED");
     // One statement per listing, so each uses its partial index.
     const std::string page_filter =
         " AND ($1 = '' OR g.variant = $1)"
@@ -75,15 +88,17 @@ void prepare_move_statements(pqxx::connection& conn) {
         " UPDATE games SET position = $3, ply = $4, quiet_plies = $5, state = $6, result = $7,"
         " end_reason = $8, draw_offered_by = $9, updated_at = " FG_TS("$10") ","
         " finished_at = " FG_TS("$11") ", event_seq = event_seq + $18,"
-        " fox_retry_until = " FG_TS("$22") ", geese_retry_until = " FG_TS("$23") " WHERE game_id = "
-        "$1::uuid AND ply = $2 AND state = " +
+        " fox_retry_until = " FG_TS("$22") ", geese_retry_until = " FG_TS("$23") ","
+        " fox_clock_ms = $24, geese_clock_ms = $25, turn_started_at = " FG_TS("$26") ","
+        " deadline_at = " FG_TS("$27") " WHERE game_id = $1::uuid AND ply = $2 AND state = " +
             kActive +
             " RETURNING game_id, event_seq),"
             " mv AS ("
             " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
-            " end_reason, request_hash, response, created_at)"
+            " end_reason, request_hash, response, created_at, think_ms, fox_clock_ms,"
+            " geese_clock_ms)"
             " SELECT game_id, $4, $12, $13, $14, $3, $6, $7, $8, $15, $16::bytea, " FG_TS("$10")
-            " FROM upd RETURNING game_id),"
+            ", $28, $29, $30 FROM upd RETURNING game_id),"
             " occ AS ("
             " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
             " SELECT game_id, $17, 1, $4 FROM upd"

@@ -60,7 +60,8 @@ Replica::Replica(const ReplicaOptions& options)
     store_ = std::make_unique<storage::PostgresGameStore>(*pool_);
     probe_store_ = std::make_unique<storage::PostgresGameStore>(*probe_pool_);
     presence_ = std::make_unique<storage::PresenceStore>(*pool_);
-    logic_ = std::make_unique<GameService>(*store_, clock_, &metrics_, options.game);
+    logic_ = std::make_unique<GameService>(*store_, *presence_, clock_, &metrics_, options.game);
+    sweeper_ = std::make_unique<GameSweeper>(*store_, clock_, options.sweep_interval);
     hub_ = std::make_unique<WatchHub>(options.database_url, *store_, *presence_, clock_,
                                       options.watch);
     const int workers =
@@ -83,6 +84,7 @@ Replica::Replica(const ReplicaOptions& options)
                                  std::to_string(options.grpc_port));
     }
     hub_->start();
+    if (options.sweep_interval.count() > 0) sweeper_->start();
     HttpServerOptions http = options.http;
     http.listen_address = options.listen_address;
     http.port = options.http_port;
@@ -195,6 +197,7 @@ void Replica::shutdown() {
     ready_ = false;
     // Watch streams end first (they would otherwise hold the drain to its
     // deadline); calls in flight on both transports share one drain time.
+    sweeper_->stop();
     hub_->stop();
     const auto deadline = SteadyClock::now() + options_.drain_timeout;
     // At the deadline, database calls still running are cancelled, so that

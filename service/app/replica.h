@@ -17,6 +17,7 @@
 
 #include "service/core/clock.h"
 #include "service/core/game_service.h"
+#include "service/core/overdue_games.h"
 #include "service/grpc/grpc_game_service.h"
 #include "service/rest/http_server.h"
 #include "service/runtime/metrics.h"
@@ -48,6 +49,9 @@ struct ReplicaOptions {
     std::chrono::milliseconds readiness_interval{1'000};
     // The time of day; the system's when null (tests pass their own).
     Clock* clock = nullptr;
+    // How often this replica ends overdue games (0: never; tests that drive
+    // the sweeper themselves call sweeper().sweep_once()).
+    std::chrono::milliseconds sweep_interval{250};
 };
 
 // The largest request message accepted; every request is small.
@@ -69,6 +73,7 @@ class Replica {
     WatchHub& hub() { return *hub_; }
     GameService& logic() { return *logic_; }
     WorkQueue& work() { return *work_; }
+    GameSweeper& sweeper() { return *sweeper_; }
     Clock& clock() { return clock_; }
     // Commits acknowledged, the pool not starved and every migration
     // applied, as last checked.
@@ -96,6 +101,7 @@ class Replica {
     std::unique_ptr<storage::PresenceStore> presence_;
     std::unique_ptr<GameService> logic_;
     std::unique_ptr<WatchHub> hub_;
+    std::unique_ptr<GameSweeper> sweeper_;
     std::unique_ptr<WorkQueue> work_;
     std::unique_ptr<GrpcGameService> grpc_service_;
     std::unique_ptr<HttpServer> http_;

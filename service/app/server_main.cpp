@@ -60,6 +60,19 @@ int run(const ServerConfig& config) {
     options.db_pool_size = config.db_pool_size;
     options.db_timeout = std::chrono::milliseconds(config.db_timeout_ms);
     options.drain_timeout = std::chrono::seconds(config.drain_seconds);
+    options.game.first_move_timeout = std::chrono::seconds(config.first_move_seconds);
+    options.game.open_game_ttl = std::chrono::seconds(config.open_game_ttl_seconds);
+    options.game.opponent_gone = std::chrono::seconds(config.opponent_gone_seconds);
+    options.watch.rematch_linger = std::chrono::seconds(config.rematch_linger_seconds);
+    options.watch.streams_per_address = config.watch_streams_per_address;
+    RateLimitOptions& limits = options.game.limits;
+    limits.create_per_address = Rate{config.create_per_minute, std::chrono::seconds(60),
+                                     std::max(1, config.create_per_minute / 2)};
+    limits.join_per_address = Rate{config.join_per_minute, std::chrono::seconds(60),
+                                   std::max(1, config.join_per_minute / 3)};
+    limits.moves_per_token =
+        Rate{config.moves_per_second, std::chrono::seconds(1), 4 * config.moves_per_second};
+    limits.trusted_proxy_hops = config.trusted_proxy_hops;
     Replica server(options);
     spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
                  server.grpc_port(), config.listen_address, server.http_port());

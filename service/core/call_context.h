@@ -24,6 +24,12 @@ struct CallContext {
     std::optional<std::chrono::steady_clock::time_point> deadline;
     // True once the caller went away (a cancelled gRPC call); may be empty.
     std::function<bool()> cancelled;
+    // When the call arrived, on the service's Clock (0: unknown). A move's
+    // thinking time ends here, not when a worker got to it.
+    std::int64_t received_us = 0;
+    // The client's address as rate limits key it (see client_address in
+    // rate_limits.h); empty when the transport knows none.
+    std::string client_address;
 
     // The database budget of the call: its deadline and its presence.
     storage::CallBudget budget() const { return storage::CallBudget{deadline, cancelled}; }

@@ -1,5 +1,7 @@
 #include "service/core/error_status.h"
 
+#include <google/protobuf/util/time_util.h>
+
 #include "google/rpc/error_details.pb.h"
 
 namespace foxgeese::service {
@@ -21,6 +23,12 @@ google::rpc::Status status_of(const ServiceError& error) {
         violation->set_description(error.message);
         violation->set_reason(error.reason);
         status.add_details()->PackFrom(bad);
+    }
+    if (error.retry_after) {
+        google::rpc::RetryInfo retry;
+        *retry.mutable_retry_delay() =
+            google::protobuf::util::TimeUtil::MillisecondsToDuration(error.retry_after->count());
+        status.add_details()->PackFrom(retry);
     }
     return status;
 }

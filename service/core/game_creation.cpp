@@ -14,9 +14,11 @@
 #include "engine/game_status.h"
 #include "engine/position_code.h"
 #include "service/core/database_errors.h"
+#include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
+#include "service/core/overdue_games.h"
 #include "service/core/secrets.h"
 
 namespace foxgeese::service {
@@ -34,6 +36,7 @@ struct NewGame {
     int quiet_plies = 0;
     int choice = v1::SEAT_CHOICE_RANDOM;
     int visibility = v1::VISIBILITY_PRIVATE;
+    v1::TimeControl time_control;
     std::string request_hash;  // empty without a request_id
 };
 
@@ -47,6 +50,16 @@ std::optional<ServiceError> check_seat_request_id(const std::string& request_id)
 
 std::string request_hash_of(std::string_view rpc, const std::string& request_id) {
     return request_id.empty() ? "" : sha256_hex(std::string(rpc) + ":" + lowercase(request_id));
+}
+
+// JoinGame on a game that was cancelled or expired before anyone joined.
+ServiceError game_closed(const GameRow& g) {
+    if (g.end_reason == v1::END_REASON_CANCELLED) {
+        return make_error(StatusCode::kFailedPrecondition, "GAME_CANCELLED",
+                          "the game was cancelled by its creator before anyone joined");
+    }
+    return make_error(StatusCode::kFailedPrecondition, "GAME_EXPIRED",
+                      "the game expired: nobody joined it in time");
 }
 
 ServiceError request_id_used() {
@@ -147,6 +160,7 @@ bool same_game(const GameRow& g, const NewGame& wanted) {
                         : !g.geese_option && !g.geese_sideways;
     return g.variant == v.name() && same_options && g.visibility == wanted.visibility &&
            g.start_position == wanted.start_code &&
+           time_control_view(g).SerializeAsString() == wanted.time_control.SerializeAsString() &&
            seat_fits(seat_taken_by(g, wanted.request_hash), wanted.choice);
 }
 
@@ -158,7 +172,8 @@ ServiceError invalid_position(std::string message) {
                         "start_position"};
 }
 
-ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request) {
+ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request,
+                                           const GameServiceOptions& service_options) {
     if (request.variant().empty()) {
         return invalid_argument("variant", "variant is required: standard, big_cross or two_foxes");
     }
@@ -200,6 +215,12 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
                                                                          : request.visibility();
     if (!v1::Visibility_IsValid(game.visibility))
         return invalid_argument("visibility", "unknown visibility");
+    // Checked on a scratch row; the new game's row gets the same again.
+    storage::GameRow scratch;
+    const auto first_move_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(service_options.first_move_timeout).count();
+    if (auto e = apply_time_control(request.time_control(), first_move_ms, scratch)) return *e;
+    game.time_control = time_control_view(scratch);
     game.start_code = format_position_code(start);
     game.start_key = format_repetition_key(start);
     game.start_geese = start.geese_count();
@@ -210,9 +231,9 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
 }
 
 v1::CreateGameResponse created_reply(const storage::GameWithLastMove& game, v1::Seat seat,
-                                     std::string token, std::string invite) {
+                                     std::string token, std::string invite, std::int64_t now_us) {
     v1::CreateGameResponse response;
-    *response.mutable_game() = game_view(game.game, game.last_move);
+    *response.mutable_game() = game_view(game.game, game.last_move, now_us);
     response.set_seat(seat);
     response.set_seat_token(std::move(token));
     response.set_invite_code(std::move(invite));
@@ -229,9 +250,10 @@ std::int64_t GameService::retry_until(std::int64_t now_us) const {
 
 ServiceResult<v1::CreateGameResponse> GameService::create_game(
     const v1::CreateGameRequest& request, const CallContext& call) {
-    ServiceResult<NewGame> checked = check_create_request(request);
+    ServiceResult<NewGame> checked = check_create_request(request, options_);
     if (!checked.ok()) return checked.error();
     const NewGame& wanted = checked.value();
+    if (auto wait = create_limit_.take(call.client_address)) return rate_limited("new games from your address", *wait);
 
     return guarded<v1::CreateGameResponse>("CreateGame", [&]()
                                                              -> ServiceResult<
@@ -263,7 +285,7 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(
                 budget);
             if (!row) return game_not_found(existing.game_id);
             if (error) return *error;
-            return created_reply(*row, seat, token, invite);
+            return created_reply(*row, seat, token, invite, clock_.now_us());
         };
 
         // Twice at most: a concurrent twin with the same request_id may insert
@@ -291,15 +313,27 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(
             g.start_geese = wanted.start_geese;
             g.position = wanted.start_code;
             g.ply = wanted.ply;
+            g.start_ply = wanted.ply;
             g.quiet_plies = wanted.quiet_plies;
+            const auto first_move_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           options_.first_move_timeout)
+                                           .count();
+            apply_time_control(wanted.time_control, first_move_ms, g);
             give_seat(g, seat, sha256_hex(token), wanted.request_hash,
                       wanted.request_hash.empty() ? 0 : retry_until(now));
             g.invite_code_hash = sha256_hex(invite);
             g.create_request_hash = wanted.request_hash;
             g.created_us = g.updated_us = now;
+            if (g.state == storage::game_state::kActive) {
+                start_turn(g, now);
+            } else {
+                g.deadline_us = now + std::chrono::duration_cast<std::chrono::microseconds>(
+                                          options_.open_game_ttl)
+                                          .count();
+            }
             if (!store_.insert_game(g, wanted.start_key, budget)) continue;
             spdlog::info("game {} created: {} seat {}", g.game_id, g.variant, v1::Seat_Name(seat));
-            return created_reply({g, std::nullopt}, seat, token, invite);
+            return created_reply({g, std::nullopt}, seat, token, invite, now);
         }
         return make_error(StatusCode::kAborted, "CONFLICT",
                           "a concurrent request with the same request_id is in progress; retry");
@@ -317,6 +351,8 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
     }
     if (auto e = check_seat_request_id(request.request_id())) return *e;
     const std::string request_hash = request_hash_of("join", request.request_id());
+    if (auto wait = join_limit_.take(call.client_address))
+        return rate_limited("joins from your address", *wait);
     return guarded<v1::JoinGameResponse>("JoinGame", [&]() -> ServiceResult<v1::JoinGameResponse> {
         const std::string token = new_seat_token();
         std::optional<ServiceError> error;
@@ -325,6 +361,13 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
             id,
             [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
                 GameRow& g = current.game;
+                const std::int64_t now = clock_.now_us();
+                // An open game past its expiry ends now (and that is written).
+                if (g.state == storage::game_state::kWaiting &&
+                    settle_overdue(current, now, events)) {
+                    error = game_closed(g);
+                    return true;
+                }
                 // The invite first, retry or not: a request id alone never
                 // opens a private game.
                 if (g.visibility != v1::VISIBILITY_PUBLIC &&
@@ -335,7 +378,6 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
                                            : "the invite code is not this game's");
                     return false;
                 }
-                const std::int64_t now = clock_.now_us();
                 seat = seat_taken_by(g, request_hash);
                 if (seat != v1::SEAT_UNSPECIFIED) {
                     if (!retry_still_open(g, seat, now)) {
@@ -345,19 +387,30 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
                     reissue_seat(g, seat, sha256_hex(token));
                     return true;
                 }
-                if (!g.fox_token_hash.empty() && !g.geese_token_hash.empty()) {
+                if (g.state == storage::game_state::kFinished &&
+                    (g.end_reason == v1::END_REASON_CANCELLED ||
+                     g.end_reason == v1::END_REASON_EXPIRED)) {
+                    error = game_closed(g);
+                    return false;
+                }
+                // A seat kept for a rematch is as taken as a held one.
+                const bool fox_open = g.fox_token_hash.empty() && g.fox_reserved_hash.empty();
+                const bool geese_open = g.geese_token_hash.empty() && g.geese_reserved_hash.empty();
+                if (!fox_open && !geese_open) {
                     error = make_error(StatusCode::kAlreadyExists, "SEAT_TAKEN",
                                        "both seats of this game are taken");
                     return false;
                 }
-                seat = g.fox_token_hash.empty() ? v1::SEAT_FOX : v1::SEAT_GEESE;
+                seat = fox_open ? v1::SEAT_FOX : v1::SEAT_GEESE;
                 give_seat(g, seat, sha256_hex(token), request_hash,
                           request_hash.empty() ? 0 : retry_until(now));
                 g.state = storage::game_state::kActive;
                 g.updated_us = now;
+                start_turn(g, now);
                 v1::WatchGameResponse joined;
                 joined.mutable_seat_joined()->set_seat(seat);
-                *joined.mutable_seat_joined()->mutable_game() = game_view(g, current.last_move);
+                *joined.mutable_seat_joined()->mutable_game() =
+                    game_view(g, current.last_move, now);
                 events.push_back(event_bytes(std::move(joined), now));
                 return true;
             },
@@ -366,7 +419,7 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
         if (error) return *error;
         spdlog::info("game {}: seat {} joined", id, v1::Seat_Name(seat));
         v1::JoinGameResponse response;
-        *response.mutable_game() = game_view(found->game, found->last_move);
+        *response.mutable_game() = game_view(found->game, found->last_move, clock_.now_us());
         response.set_seat(seat);
         response.set_seat_token(token);
         return response;

@@ -5,7 +5,9 @@
 #include "service/core/database_errors.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
+#include "service/core/game_clock.h"
 #include "service/core/game_views.h"
+#include "service/core/overdue_games.h"
 #include "service/core/page_token.h"
 #include "service/core/variant_catalog.h"
 
@@ -22,15 +24,33 @@ ServiceResult<v1::ListVariantsResponse> GameService::list_variants(
     return service::list_variants(language.substr(0, 256));
 }
 
+std::int64_t GameService::received_at(const CallContext& call) const {
+    return call.received_us != 0 ? call.received_us : clock_.now_us();
+}
+
+std::optional<storage::GameWithLastMove> GameService::settled(
+    std::optional<storage::GameWithLastMove> found, const storage::CallBudget& budget) {
+    if (!found || !overdue_ending(found->game, clock_.now_us())) return found;
+    // Re-checked on the locked row: another replica may have settled it.
+    const std::int64_t now = clock_.now_us();
+    return store_.modify_game(
+        found->game.game_id,
+        [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
+            return settle_overdue(current, now, events);
+        },
+        budget);
+}
+
 ServiceResult<v1::GetGameResponse> GameService::get_game(const v1::GetGameRequest& request,
                                                          const CallContext& call) {
     std::string id;
     if (auto e = normalize_game_id(request.game_id(), id)) return *e;
     return guarded<v1::GetGameResponse>("GetGame", [&]() -> ServiceResult<v1::GetGameResponse> {
-        auto found = store_.find_game(id, call.budget());
+        const storage::CallBudget budget = call.budget();
+        auto found = settled(store_.find_game(id, budget), budget);
         if (!found) return game_not_found(id);
         v1::GetGameResponse response;
-        *response.mutable_game() = game_view(found->game, found->last_move);
+        *response.mutable_game() = game_view(found->game, found->last_move, clock_.now_us());
         return response;
     });
 }
@@ -65,11 +85,16 @@ ServiceResult<v1::ListGamesResponse> GameService::list_games(const v1::ListGames
     }
     return guarded<v1::ListGamesResponse>(
         "ListGames", [&]() -> ServiceResult<v1::ListGamesResponse> {
+            const storage::CallBudget budget = call.budget();
             const storage::GamePage page =
-                store_.list_games(filter, request.variant(), page_size, after, call.budget());
+                store_.list_games(filter, request.variant(), page_size, after, budget);
             v1::ListGamesResponse response;
-            for (const auto& g : page.games)
-                *response.add_games() = game_view(g.game, g.last_move);
+            for (const auto& listed : page.games) {
+                // An overdue game is settled and shown as it now stands (the
+                // page keeps its place in the listing it was read from).
+                const auto g = settled(listed, budget);
+                if (g) *response.add_games() = game_view(g->game, g->last_move, clock_.now_us());
+            }
             if (page.next_after) {
                 response.set_next_page_token(
                     encode_page_token(filter_number, request.variant(), *page.next_after));
@@ -85,14 +110,14 @@ ServiceResult<v1::ListMovesResponse> GameService::list_moves(const v1::ListMoves
     return guarded<v1::ListMovesResponse>(
         "ListMoves", [&]() -> ServiceResult<v1::ListMovesResponse> {
             const storage::CallBudget budget = call.budget();
-            auto found = store_.find_game(id, budget);
+            auto found = settled(store_.find_game(id, budget), budget);
             if (!found) return game_not_found(id);
             v1::ListMovesResponse response;
             response.set_start_position(found->game.start_position);
             // Moves up to the game's ply as read, so the reply is one consistent state.
             for (const MoveRow& m : store_.list_moves(id, found->game.ply, budget))
                 *response.add_moves() = move_view(m);
-            *response.mutable_game() = game_view(found->game, found->last_move);
+            *response.mutable_game() = game_view(found->game, found->last_move, clock_.now_us());
             return response;
         });
 }

@@ -48,6 +48,9 @@ void finish(GameRow& g, int result, int reason, std::int64_t now_us) {
     g.end_reason = reason;
     g.draw_offered_by = 0;
     g.finished_us = now_us;
+    // Nothing runs any more: no turn, no deadline.
+    g.turn_started_us = 0;
+    g.deadline_us = 0;
 }
 
 void close_retry_windows(GameRow& g, Held held) {

@@ -26,7 +26,8 @@ std::optional<ServiceError> check_playing(const storage::GameRow& game);
 Side side_to_move_of(const storage::GameRow& game);
 int other_side_number(int side);
 
-// Ends a game: state, result, reason, time; a pending draw offer dies with it.
+// Ends a game: state, result, reason, time; a pending draw offer dies with
+// it, and its clock and deadline stop.
 void finish(storage::GameRow& game, int result, int reason, std::int64_t now_us);
 
 // The seat token has been used: the seats it holds can no longer be handed

@@ -12,9 +12,11 @@
 #include "foxgeese/v1/game_service.pb.h"
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
+#include "service/core/rate_limits.h"
 #include "service/core/service_error.h"
 #include "service/runtime/metrics.h"
 #include "storage/postgres_game_store.h"
+#include "storage/presence_store.h"
 
 namespace foxgeese::service {
 
@@ -27,14 +29,35 @@ struct GameServiceOptions {
     // How long a CreateGame / JoinGame retry with the same request_id may
     // still hand the seat out again (and only until its token is used).
     std::chrono::seconds seat_retry_window{60};
+    // Real time: how long each side has for its first move before the game
+    // is aborted (correspondence gives the move period).
+    std::chrono::seconds first_move_timeout{30};
+    // How long an open game waits for an opponent before it expires.
+    std::chrono::seconds open_game_ttl{24 * 3600};
+    // How long a seat holder must have been gone, on their own turn, before
+    // the opponent may claim (ClaimVictory); not in correspondence games.
+    std::chrono::seconds opponent_gone{60};
+    // CreateGame and JoinGame per client address, MakeMove per seat token
+    // (the watch-stream limit is the watch hub's).
+    RateLimitOptions limits;
 };
+
+// What a seat does about a rematch (rematch.cpp).
+enum class RematchAct { kOffer, kAccept, kDecline };
 
 class GameService {
   public:
     // Metrics are optional (tests of the logic alone pass none).
-    GameService(storage::PostgresGameStore& store, Clock& clock, Metrics* metrics = nullptr,
-                GameServiceOptions options = {})
-        : store_(store), clock_(clock), metrics_(metrics), options_(options) {}
+    GameService(storage::PostgresGameStore& store, storage::PresenceStore& presence, Clock& clock,
+                Metrics* metrics = nullptr, GameServiceOptions options = {})
+        : store_(store),
+          presence_(presence),
+          clock_(clock),
+          metrics_(metrics),
+          options_(options),
+          create_limit_(clock, options.limits.create_per_address, options.limits.max_keys),
+          join_limit_(clock, options.limits.join_per_address, options.limits.max_keys),
+          move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys) {}
 
     ServiceResult<v1::ListVariantsResponse> list_variants(const v1::ListVariantsRequest& request,
                                                           const CallContext& call);
@@ -56,16 +79,45 @@ class GameService {
                                                     const CallContext& call);
     ServiceResult<v1::RespondDrawResponse> respond_draw(const v1::RespondDrawRequest& request,
                                                         const CallContext& call);
+    ServiceResult<v1::AbortGameResponse> abort_game(const v1::AbortGameRequest& request,
+                                                    const CallContext& call);
+    ServiceResult<v1::CancelGameResponse> cancel_game(const v1::CancelGameRequest& request,
+                                                      const CallContext& call);
+    ServiceResult<v1::ClaimVictoryResponse> claim_victory(const v1::ClaimVictoryRequest& request,
+                                                          const CallContext& call);
+    ServiceResult<v1::OfferRematchResponse> offer_rematch(const v1::OfferRematchRequest& request,
+                                                          const CallContext& call);
+    ServiceResult<v1::RespondRematchResponse> respond_rematch(
+        const v1::RespondRematchRequest& request, const CallContext& call);
+    ServiceResult<v1::JoinRematchResponse> join_rematch(const v1::JoinRematchRequest& request,
+                                                        const CallContext& call);
 
     Clock& clock() const { return clock_; }
+    const GameServiceOptions& options() const { return options_; }
 
   private:
     std::int64_t retry_until(std::int64_t now_us) const;
+    std::int64_t open_game_ttl_us() const {
+        return std::chrono::duration_cast<std::chrono::microseconds>(options_.open_game_ttl)
+            .count();
+    }
+    // A game as read, with an overdue clock settled first (which writes).
+    std::optional<storage::GameWithLastMove> settled(std::optional<storage::GameWithLastMove> found,
+                                                     const storage::CallBudget& budget);
+    template <class Response>
+    ServiceResult<Response> act_on_rematch(const char* rpc, const std::string& raw_id,
+                                           RematchAct act, const CallContext& call);
+    // When the call arrived (the transport's reading), else now.
+    std::int64_t received_at(const CallContext& call) const;
 
     storage::PostgresGameStore& store_;
+    storage::PresenceStore& presence_;
     Clock& clock_;
     Metrics* metrics_;
     const GameServiceOptions options_;
+    RateLimiter create_limit_;
+    RateLimiter join_limit_;
+    RateLimiter move_limit_;
 };
 
 }  // namespace foxgeese::service

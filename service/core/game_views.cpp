@@ -1,5 +1,7 @@
 #include "service/core/game_views.h"
 
+#include <google/protobuf/util/time_util.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -7,6 +9,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/position_code.h"
+#include "service/core/game_clock.h"
 
 namespace foxgeese::service {
 
@@ -80,10 +83,16 @@ v1::Move move_view(const storage::MoveRow& row) {
     m.set_result(static_cast<v1::GameResult>(row.result));
     m.set_end_reason(static_cast<v1::EndReason>(row.end_reason));
     set_timestamp(row.created_us, m.mutable_time());
+    using google::protobuf::util::TimeUtil;
+    if (row.think_ms) *m.mutable_think_time() = TimeUtil::MillisecondsToDuration(*row.think_ms);
+    if (row.fox_clock_ms) *m.mutable_fox_clock() = TimeUtil::MillisecondsToDuration(*row.fox_clock_ms);
+    if (row.geese_clock_ms)
+        *m.mutable_geese_clock() = TimeUtil::MillisecondsToDuration(*row.geese_clock_ms);
     return m;
 }
 
-v1::Game game_view(const storage::GameRow& row, const std::optional<storage::MoveRow>& last_move) {
+v1::Game game_view(const storage::GameRow& row, const std::optional<storage::MoveRow>& last_move,
+                   std::int64_t now_us) {
     const Variant& variant = variant_of(row);
     Result<Position> parsed = parse_position_code(variant, row.position);
     if (!parsed) {
@@ -125,6 +134,18 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
     g.set_visibility(static_cast<v1::Visibility>(row.visibility));
     set_timestamp(row.created_us, g.mutable_create_time());
     set_timestamp(row.updated_us, g.mutable_update_time());
+    if (row.time_control != storage::time_control::kNone) {
+        *g.mutable_time_control() = time_control_view(row);
+        if (auto clocks = clocks_view(row, now_us)) *g.mutable_clocks() = *clocks;
+    }
+    if (row.state == storage::game_state::kWaiting && row.deadline_us != 0)
+        set_timestamp(row.deadline_us, g.mutable_expire_time());
+    g.set_rematch_offered_by(static_cast<v1::Side>(row.rematch_offered_by));
+    g.set_rematch_game_id(row.rematch_game_id);
+    g.set_rematch_of_game_id(row.rematch_of_game_id);
+    // A seat kept for a rematch counts as taken: nobody else may join it.
+    g.set_fox_seat_taken(!row.fox_token_hash.empty() || !row.fox_reserved_hash.empty());
+    g.set_geese_seat_taken(!row.geese_token_hash.empty() || !row.geese_reserved_hash.empty());
     return g;
 }
 

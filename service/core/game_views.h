@@ -18,7 +18,9 @@ constexpr std::uint64_t kMaxListedLegalMoves = 10'000;
 // The engine variant a stored game plays.
 const Variant& variant_of(const storage::GameRow& row);
 
-v1::Game game_view(const storage::GameRow& row, const std::optional<storage::MoveRow>& last_move);
+// The game as the API shows it at `now_us` (the time its clocks are read at).
+v1::Game game_view(const storage::GameRow& row, const std::optional<storage::MoveRow>& last_move,
+                   std::int64_t now_us);
 v1::Move move_view(const storage::MoveRow& row);
 
 // API enum numbers for engine values.

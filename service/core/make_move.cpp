@@ -9,6 +9,7 @@
 #include "engine/notation.h"
 #include "engine/position_code.h"
 #include "service/core/database_errors.h"
+#include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
@@ -39,6 +40,18 @@ std::optional<ServiceError> check_move_request(const v1::MakeMoveRequest& reques
                                     "request_id must be printable ASCII without spaces");
     }
     return std::nullopt;
+}
+
+ServiceError game_over_on_time(const GameRow& settled) {
+    const std::string message =
+        settled.end_reason == v1::END_REASON_ABORTED
+            ? "the game is over: it was aborted because a first move was not made in time"
+        : settled.end_reason == v1::END_REASON_TIMEOUT
+            ? std::string("the game is over: the ") +
+                  (settled.result == v1::GAME_RESULT_GEESE_WIN ? "fox side's" : "geese's") +
+                  " time ran out"
+            : "the game is over";
+    return make_error(StatusCode::kFailedPrecondition, "GAME_OVER", message);
 }
 
 ServiceError ply_mismatch(int ply, std::string message) {
@@ -109,7 +122,8 @@ struct PlannedMove {
 };
 
 PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move& move, Held held,
-                      const std::string& request_hash, std::int64_t now) {
+                      const std::string& request_hash, std::int64_t received,
+                      std::int64_t now) {
     const GameRow& g = ctx.game;
     const Board& board = pos.board();
     const Side mover = pos.side_to_move();
@@ -121,6 +135,8 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     const GameStatus status = evaluate_status(pos, earlier);
 
     GameRow after = g;
+    // The clock first, while the row still says whose first move this is.
+    const std::optional<std::int64_t> think_ms = charge_move(after, mover, received);
     after.position = format_position_code(pos);
     after.ply = pos.ply();
     after.quiet_plies = pos.quiet_plies();
@@ -131,6 +147,8 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
         after.draw_offered_by = 0;
     if (status.over())
         finish(after, result_number(status.outcome), end_reason_number(status.reason), now);
+    // The opponent's turn starts at this commit (none once the game is over).
+    start_turn(after, now);
 
     MoveRow row;
     row.game_id = g.game_id;
@@ -144,9 +162,14 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     row.end_reason = after.end_reason;
     row.request_hash = request_hash;
     row.created_us = now;
+    if (think_ms) {
+        row.think_ms = think_ms;
+        row.fox_clock_ms = after.fox_clock_ms;
+        row.geese_clock_ms = after.geese_clock_ms;
+    }
 
     PlannedMove plan;
-    *plan.response.mutable_game() = game_view(after, row);
+    *plan.response.mutable_game() = game_view(after, row, now);
     *plan.response.mutable_move() = move_view(row);
     row.response = plan.response.SerializeAsString();
 
@@ -173,9 +196,12 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(const v1::MakeMoveReq
     if (auto e = check_move_request(request)) return *e;
     ServiceResult<Bearer> token = require_bearer(call);
     if (!token.ok()) return token.error();
+    if (auto wait = move_limit_.take(token.value().hash))
+        return rate_limited("moves with this seat token", *wait);
     const std::string request_hash =
         request.request_id().empty() ? "" : sha256_hex("move:" + request.request_id());
 
+    const std::int64_t received = received_at(call);
     return guarded<v1::MakeMoveResponse>("MakeMove", [&]() -> ServiceResult<v1::MakeMoveResponse> {
         const storage::CallBudget budget = call.budget();
         // A retry that lost the race to its own first try ends up here twice.
@@ -196,11 +222,17 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(const v1::MakeMoveReq
                                     {{"move", request.move().substr(0, 40)}},
                                     "move"};
             }
+            // A move that arrives after the flag fell is not made: the game
+            // ends on time instead (and that is written).
+            if (overdue_ending(ctx->game, received)) {
+                auto ended = settled(storage::GameWithLastMove{ctx->game, std::nullopt}, budget);
+                return game_over_on_time(ended ? ended->game : ctx->game);
+            }
             const Position pos = parse_position_code(variant, ctx->game.position).value();
             const ServiceResult<Move> move = check_move(ctx->game, pos, held, *path, request);
             if (!move.ok()) return move.error();
-            PlannedMove plan =
-                plan_move(*ctx, pos, move.value(), held, request_hash, clock_.now_us());
+            PlannedMove plan = plan_move(*ctx, pos, move.value(), held, request_hash, received,
+                                         clock_.now_us());
             if (store_.apply_move(plan.write, budget)) {
                 if (metrics_) metrics_->moves_applied.add({ctx->game.variant});
                 spdlog::debug("game {}: ply {} {}", id, plan.write.move.ply,
@@ -213,6 +245,8 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(const v1::MakeMoveReq
         }
         // Lost a race: say where the game is now.
         const auto current = store_.find_game(id, budget);
+        if (current && current->game.state == storage::game_state::kFinished)
+            return game_over_on_time(current->game);
         return ply_mismatch(current ? current->game.ply : 0,
                             "the game moved on while this move was being applied: reload it");
     });

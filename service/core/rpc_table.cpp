@@ -53,6 +53,12 @@ const std::map<std::string, Binding>& bindings() {
         {"ResignGame", unary(&GameService::resign_game)},
         {"OfferDraw", unary(&GameService::offer_draw)},
         {"RespondDraw", unary(&GameService::respond_draw)},
+        {"AbortGame", unary(&GameService::abort_game)},
+        {"CancelGame", unary(&GameService::cancel_game)},
+        {"ClaimVictory", unary(&GameService::claim_victory)},
+        {"OfferRematch", unary(&GameService::offer_rematch)},
+        {"RespondRematch", unary(&GameService::respond_rematch)},
+        {"JoinRematch", unary(&GameService::join_rematch)},
         {"WatchGame", streaming<v1::WatchGameRequest>()},
     };
     return table;

@@ -1,12 +1,19 @@
-// What a seat does to a game in progress besides moving: resign, offer a
-// draw, answer one. Each is one locked read-modify-write of the game row.
+// What a seat does to a game besides moving: resign, offer or answer a
+// draw, abort before the first moves, cancel an open game, claim the win
+// when the opponent left. Each is one locked read-modify-write of the row.
+#include <google/protobuf/util/time_util.h>
+
+#include <algorithm>
 #include <functional>
 #include <variant>
 
 #include "service/core/database_errors.h"
+#include "storage/database_failure.h"
+#include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
+#include "service/core/overdue_games.h"
 
 namespace foxgeese::service {
 namespace {
@@ -20,13 +27,28 @@ using ActionResult = std::variant<bool, ServiceError>;
 using SeatChange = std::function<ActionResult(GameRow& game, Held held, std::int64_t now,
                                               std::vector<v1::WatchGameResponse>& events)>;
 
-// A seat's action on a game in progress: the token and the game's state are
-// checked on the locked row, `change` decides, and the reply holds the game
-// as it stands after.
+// The state a seat action needs the game in.
+enum class Needs { kInProgress, kOpen };
+
+std::optional<ServiceError> check_state(const GameRow& g, Needs needs) {
+    if (needs == Needs::kInProgress) return check_playing(g);
+    if (g.state == storage::game_state::kActive) {
+        return make_error(StatusCode::kFailedPrecondition, "GAME_STARTED",
+                          "an opponent has joined: abort (before the first moves) or resign instead");
+    }
+    if (g.state == storage::game_state::kFinished)
+        return make_error(StatusCode::kFailedPrecondition, "GAME_OVER", "the game is over");
+    return std::nullopt;
+}
+
+// A seat's action on a game: the token and the game's state are checked on
+// the locked row (an overdue clock is settled first), `change` decides, and
+// the reply holds the game as it stands after.
 template <class Response>
 ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& clock,
                                     const char* rpc, const std::string& raw_id,
-                                    const CallContext& call, const SeatChange& change) {
+                                    const CallContext& call, Needs needs,
+                                    const SeatChange& change) {
     std::string id;
     if (auto e = normalize_game_id(raw_id, id)) return *e;
     ServiceResult<Bearer> token = require_bearer(call);
@@ -43,8 +65,13 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& cl
                     error = token_rejected(token.value());
                     return false;
                 }
-                if ((error = check_playing(g))) return false;
                 const std::int64_t now = clock.now_us();
+                if (settle_overdue(current, now, recorded)) {
+                    error = make_error(StatusCode::kFailedPrecondition, "GAME_OVER",
+                                       "the game is over: it ended on time");
+                    return true;  // the settlement is written
+                }
+                if ((error = check_state(g, needs))) return false;
                 std::vector<v1::WatchGameResponse> events;
                 const ActionResult decided = change(g, held, now, events);
                 if (decided.index() == 1) {
@@ -59,7 +86,7 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& cl
                     windows != std::make_pair(g.fox_retry_until_us, g.geese_retry_until_us);
                 if (!std::get<0>(decided)) return retry_closed;
                 g.updated_us = now;
-                after = game_view(g, current.last_move);
+                after = game_view(g, current.last_move, now);
                 for (v1::WatchGameResponse& e : events) {
                     if (e.has_game_ended()) *e.mutable_game_ended()->mutable_game() = *after;
                     recorded.push_back(event_bytes(std::move(e), now));
@@ -72,7 +99,8 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& cl
         Response response;
         // The view built for the events when the row was written; otherwise
         // (nothing changed) the row as read.
-        *response.mutable_game() = after ? *after : game_view(found->game, found->last_move);
+        *response.mutable_game() =
+            after ? *after : game_view(found->game, found->last_move, clock.now_us());
         return response;
     });
 }
@@ -82,7 +110,7 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& cl
 ServiceResult<v1::ResignGameResponse> GameService::resign_game(
     const v1::ResignGameRequest& request, const CallContext& call) {
     return seat_action<v1::ResignGameResponse>(
-        store_, clock_, "ResignGame", request.game_id(), call,
+        store_, clock_, "ResignGame", request.game_id(), call, Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             const Side resigning = acting_side(held, side_to_move_of(g));
@@ -101,7 +129,7 @@ ServiceResult<v1::ResignGameResponse> GameService::resign_game(
 ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(const v1::OfferDrawRequest& request,
                                                              const CallContext& call) {
     return seat_action<v1::OfferDrawResponse>(
-        store_, clock_, "OfferDraw", request.game_id(), call,
+        store_, clock_, "OfferDraw", request.game_id(), call, Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             const int offering = side_number(acting_side(held, side_to_move_of(g)));
@@ -124,7 +152,7 @@ ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(const v1::OfferDraw
 ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
     const v1::RespondDrawRequest& request, const CallContext& call) {
     return seat_action<v1::RespondDrawResponse>(
-        store_, clock_, "RespondDraw", request.game_id(), call,
+        store_, clock_, "RespondDraw", request.game_id(), call, Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             if (g.draw_offered_by == 0) {
@@ -144,6 +172,98 @@ ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
             } else {
                 g.draw_offered_by = 0;
             }
+            return true;
+        });
+}
+
+ServiceResult<v1::AbortGameResponse> GameService::abort_game(const v1::AbortGameRequest& request,
+                                                             const CallContext& call) {
+    return seat_action<v1::AbortGameResponse>(
+        store_, clock_, "AbortGame", request.game_id(), call, Needs::kInProgress,
+        [&](GameRow& g, Held, std::int64_t now,
+            std::vector<v1::WatchGameResponse>& events) -> ActionResult {
+            if (has_moved(g, Side::kFox) && has_moved(g, Side::kGeese)) {
+                return make_error(StatusCode::kFailedPrecondition, "ABORT_TOO_LATE",
+                                  "both sides have made their first move: resign instead");
+            }
+            if (g.draw_offered_by != 0)
+                events.push_back(draw_answered_event(false, other_side_number(g.draw_offered_by)));
+            finish(g, v1::GAME_RESULT_NONE, v1::END_REASON_ABORTED, now);
+            events.push_back(game_ended_event({}));
+            return true;
+        });
+}
+
+ServiceResult<v1::CancelGameResponse> GameService::cancel_game(
+    const v1::CancelGameRequest& request, const CallContext& call) {
+    return seat_action<v1::CancelGameResponse>(
+        store_, clock_, "CancelGame", request.game_id(), call, Needs::kOpen,
+        [&](GameRow& g, Held, std::int64_t now,
+            std::vector<v1::WatchGameResponse>& events) -> ActionResult {
+            finish(g, v1::GAME_RESULT_NONE, v1::END_REASON_CANCELLED, now);
+            events.push_back(game_ended_event({}));
+            return true;
+        });
+}
+
+ServiceResult<v1::ClaimVictoryResponse> GameService::claim_victory(
+    const v1::ClaimVictoryRequest& request, const CallContext& call) {
+    std::string id;
+    if (auto e = normalize_game_id(request.game_id(), id)) return *e;
+    // Presence is read first, on its own: the claim is then decided on the
+    // locked row, against the turn it holds.
+    std::pair<storage::SeatPresence, storage::SeatPresence> seen;
+    try {
+        seen = presence_.presence(id, clock_.now_us(), call.budget());
+    } catch (const storage::DatabaseFailure& e) {
+        return database_error("ClaimVictory", e);
+    }
+    const std::int64_t gone_threshold_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(options_.opponent_gone).count();
+    return seat_action<v1::ClaimVictoryResponse>(
+        store_, clock_, "ClaimVictory", id, call, Needs::kInProgress,
+        [&](GameRow& g, Held held, std::int64_t now,
+            std::vector<v1::WatchGameResponse>& events) -> ActionResult {
+            if (held == Held::kBoth) {
+                return make_error(StatusCode::kPermissionDenied, "WRONG_SEAT",
+                                  "this token holds both seats: there is no opponent to claim against");
+            }
+            if (g.time_control == storage::time_control::kCorrespondence) {
+                return make_error(StatusCode::kFailedPrecondition, "CLAIM_NOT_ALLOWED",
+                                  "a correspondence game ends by its move deadline, not by a claim");
+            }
+            const Side claimant = held == Held::kFox ? Side::kFox : Side::kGeese;
+            if (side_to_move(g) == claimant) {
+                return make_error(StatusCode::kFailedPrecondition, "NOT_OPPONENTS_TURN",
+                                  "it is your turn: the opponent is not holding up the game");
+            }
+            const storage::SeatPresence& opponent =
+                claimant == Side::kFox ? seen.second : seen.first;
+            // Gone since they left, or since their turn began if later (a
+            // seat holder who never watched counts from the turn's start).
+            const std::int64_t gone_since = std::max(opponent.since_us, g.turn_started_us);
+            const std::int64_t claimable_at = gone_since + gone_threshold_us;
+            if (opponent.connected || now < claimable_at) {
+                google::protobuf::Timestamp at;
+                set_timestamp(claimable_at, &at);
+                return make_error(
+                    StatusCode::kFailedPrecondition, "OPPONENT_PRESENT",
+                    opponent.connected
+                        ? "the opponent is connected"
+                        : "the opponent has been gone " + std::to_string((now - gone_since) / 1'000'000) +
+                              " s of the " + std::to_string(gone_threshold_us / 1'000'000) +
+                              " s a claim needs",
+                    {{"claimable_at", opponent.connected
+                                          ? std::string()
+                                          : google::protobuf::util::TimeUtil::ToString(at)}});
+            }
+            if (g.draw_offered_by != 0)
+                events.push_back(draw_answered_event(false, other_side_number(g.draw_offered_by)));
+            const int result = request.draw()             ? v1::GAME_RESULT_DRAW
+                               : claimant == Side::kFox ? v1::GAME_RESULT_FOX_SIDE_WINS
+                                                          : v1::GAME_RESULT_GEESE_WIN;
+            finish(g, result, v1::END_REASON_OPPONENT_LEFT, now);
+            events.push_back(game_ended_event({}));
             return true;
         });
 }

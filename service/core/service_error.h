@@ -3,6 +3,7 @@
 // a person can act on, and optional metadata and offending field.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct ServiceError {
     std::string message;
     std::map<std::string, std::string> metadata;
     std::string field;  // the request field at fault, for INVALID_ARGUMENT-class errors
+    // How long to wait before retrying (google.rpc.RetryInfo over gRPC,
+    // Retry-After over HTTP); set for RATE_LIMITED and load shedding.
+    std::optional<std::chrono::milliseconds> retry_after = std::nullopt;
 };
 
 // Either a response or a ServiceError.

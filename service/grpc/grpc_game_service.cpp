@@ -3,8 +3,11 @@
 #include <grpcpp/support/proto_buffer_reader.h>
 
 #include <chrono>
+#include <string_view>
+#include <vector>
 
 #include "service/core/error_status.h"
+#include "service/core/rate_limits.h"
 #include "service/grpc/grpc_watch_stream.h"
 
 namespace foxgeese::service {
@@ -31,6 +34,19 @@ ServiceError malformed_request(const RpcMethod& method) {
                           " (malformed protobuf, or a string field that is not UTF-8)");
 }
 
+// "ipv4:10.0.0.7:51234" or "ipv6:[::1]:51234" as the address alone.
+std::string peer_address(const std::string& peer) {
+    std::string_view rest = peer;
+    const auto colon = rest.find(':');
+    if (colon == std::string_view::npos) return peer;
+    rest.remove_prefix(colon + 1);
+    if (!rest.empty() && rest.front() == '[') {
+        const auto close = rest.find(']');
+        return std::string(rest.substr(1, close == std::string_view::npos ? rest.size() - 1 : close - 1));
+    }
+    return std::string(rest.substr(0, rest.rfind(':')));
+}
+
 ServiceError server_busy() {
     return make_error(StatusCode::kUnavailable, "SERVER_BUSY",
                       "this server has too many calls waiting; retry shortly",
@@ -44,9 +60,13 @@ grpc::Status to_grpc_status(const ServiceError& error) {
                         status_of(error).SerializeAsString());
 }
 
-CallContext call_context_of(const grpc::CallbackServerContext& context) {
+CallContext call_context_of(const grpc::CallbackServerContext& context, int trusted_hops) {
     CallContext call;
     const auto& metadata = context.client_metadata();
+    std::vector<std::string> forwarded;
+    for (auto [it, end] = metadata.equal_range("x-forwarded-for"); it != end; ++it)
+        forwarded.emplace_back(it->second.data(), it->second.size());
+    call.client_address = client_address(peer_address(context.peer()), forwarded, trusted_hops);
     for (auto [it, end] = metadata.equal_range("authorization"); it != end; ++it)
         call.authorization.emplace_back(it->second.data(), it->second.size());
     if (const auto it = metadata.find("accept-language"); it != metadata.end())
@@ -86,7 +106,8 @@ GrpcGameService::GrpcGameService(GameService& logic, WatchHub& hub, Metrics& met
                 new grpc::internal::CallbackServerStreamingHandler<grpc::ByteBuffer,
                                                                    grpc::ByteBuffer>(
                     [this](grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
-                        return start_grpc_watch(context, *request, hub_, metrics_, work_);
+                        return start_grpc_watch(context, *request, hub_, metrics_, work_,
+                                                logic_.options().limits.trusted_proxy_hops);
                     }));
         } else {
             MarkMethodRawCallback(
@@ -123,9 +144,12 @@ grpc::ServerUnaryReactor* GrpcGameService::serve_unary(const RpcMethod& method,
         finish(&error);
         return reactor;
     }
-    const bool queued = work_.post([this, &method, context, message, response, finish] {
-        const ServiceResult<MessagePtr> outcome =
-            call_rpc(method, logic_, *message, call_context_of(*context));
+    const std::int64_t received_us = logic_.clock().now_us();
+    const bool queued = work_.post([this, &method, context, message, response, finish,
+                                    received_us] {
+        CallContext call = call_context_of(*context, logic_.options().limits.trusted_proxy_hops);
+        call.received_us = received_us;
+        const ServiceResult<MessagePtr> outcome = call_rpc(method, logic_, *message, call);
         if (!outcome.ok()) return finish(&outcome.error());
         *response = serialized(*outcome.value());
         finish(nullptr);

@@ -28,8 +28,9 @@ constexpr std::size_t kMaxCallMetadataBytes = 8 * 1024;
 grpc::Status to_grpc_status(const ServiceError& error);
 
 // The call's context: every authorization value, Accept-Language, the
-// deadline and whether the client is still there.
-CallContext call_context_of(const grpc::CallbackServerContext& context);
+// deadline, whether the client is still there, and the client's address
+// (from x-forwarded-for when `trusted_hops` proxies stand in front).
+CallContext call_context_of(const grpc::CallbackServerContext& context, int trusted_hops);
 
 // HEADERS_TOO_LARGE when the call's metadata is over kMaxCallMetadataBytes.
 std::optional<ServiceError> check_metadata_size(const grpc::CallbackServerContext& context);

@@ -49,7 +49,7 @@ class ReactorSink : public WatchSink {
 class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   public:
     WatchReactor(grpc::CallbackServerContext* context, const grpc::ByteBuffer& raw_request,
-                 WatchHub& hub, Metrics& metrics, WorkQueue& work)
+                 WatchHub& hub, Metrics& metrics, WorkQueue& work, int trusted_hops)
         : metrics_(metrics), sink_(std::make_shared<ReactorSink>(this)), start_(SteadyClock::now()) {
         v1::WatchGameRequest request;
         grpc::ByteBuffer view(raw_request);
@@ -67,7 +67,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
         }
         // The context is only valid until OnDone, which may come first; the
         // subscribe reads this reactor's own copy of what it needs.
-        CallContext call = call_context_of(*context);
+        CallContext call = call_context_of(*context, trusted_hops);
         call.cancelled = [this] { return cancelled_.load(); };
         subscribing_ = true;
         const bool queued = work.post([this, &hub, request, call] {
@@ -217,8 +217,8 @@ void ReactorSink::close(WatchEnd why) {
 grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(grpc::CallbackServerContext* context,
                                                              const grpc::ByteBuffer& request,
                                                              WatchHub& hub, Metrics& metrics,
-                                                             WorkQueue& work) {
-    return new WatchReactor(context, request, hub, metrics, work);
+                                                             WorkQueue& work, int trusted_hops) {
+    return new WatchReactor(context, request, hub, metrics, work, trusted_hops);
 }
 
 }  // namespace foxgeese::service

@@ -18,6 +18,6 @@ namespace foxgeese::service {
 grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(grpc::CallbackServerContext* context,
                                                              const grpc::ByteBuffer& request,
                                                              WatchHub& hub, Metrics& metrics,
-                                                             WorkQueue& work);
+                                                             WorkQueue& work, int trusted_hops);
 
 }  // namespace foxgeese::service

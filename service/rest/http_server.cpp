@@ -22,6 +22,7 @@
 #include <mutex>
 #include <thread>
 
+#include "service/core/rate_limits.h"
 #include "service/rest/request_checks.h"
 #include "service/rest/rest_json.h"
 #include "service/rest/rest_routes.h"
@@ -69,6 +70,11 @@ Reply error_reply(const ServiceError& error, std::string rpc, unsigned version =
     res.set(http::field::content_type, kJson);
     if (const auto allow = error.metadata.find("allow"); allow != error.metadata.end())
         res.set(http::field::allow, allow->second);
+    if (error.retry_after) {
+        // Whole seconds, rounded up: retrying at the stated time succeeds.
+        res.set(http::field::retry_after,
+                std::to_string(std::max<std::int64_t>(1, (error.retry_after->count() + 999) / 1000)));
+    }
     res.body() = error_to_json(error);
     return reply;
 }
@@ -147,7 +153,12 @@ class HttpServerImpl {
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   public:
     HttpConnection(HttpServerImpl& server, tcp::socket socket)
-        : server_(server), stream_(std::move(socket)) {}
+        : server_(server), stream_(std::move(socket)) {
+        // Read once: after a reset, remote_endpoint() fails.
+        beast::error_code ec;
+        const tcp::endpoint peer = stream_.socket().remote_endpoint(ec);
+        if (!ec) peer_ = peer.address().to_string();
+    }
     ~HttpConnection() { server_.remove(this); }
 
     void start() {
@@ -319,12 +330,14 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
                 return send(error_reply(*refused, rpc, version_));
         }
         CallContext call;
+        call.received_us = server_.logic_.clock().now_us();
         for (const auto& field : request) {
             if (field.name() == http::field::authorization)
                 call.authorization.emplace_back(field.value());
         }
         if (const auto it = request.find(http::field::accept_language); it != request.end())
             call.accept_language = std::string(it->value().substr(0, 256));
+        call.client_address = client_address_of(request);
 
         if (route.rpc->streaming()) {
             if (head_) {
@@ -345,6 +358,19 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             if (!outcome.ok()) return error_reply(outcome.error(), rpc, self->version_);
             return message_reply(*outcome.value(), rpc, self->version_);
         });
+    }
+
+    // The client's address, from X-Forwarded-For when proxies are trusted.
+    template <class Request>
+    std::string client_address_of(const Request& request) const {
+        std::vector<std::string> forwarded;
+        for (const auto& field : request) {
+            // Beast has no enumerator for it: compared by name.
+            if (beast::iequals(field.name_string(), "x-forwarded-for"))
+                forwarded.emplace_back(field.value());
+        }
+        return client_address(peer_, forwarded,
+                              server_.logic_.options().limits.trusted_proxy_hops);
     }
 
     void serve_operational(std::string_view method, const std::string& path) {
@@ -552,13 +578,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         stream_.socket().close(ignored);
     }
 
-    std::string peer() const {
-        beast::error_code ec;
-        const auto endpoint = stream_.socket().remote_endpoint(ec);
-        return ec ? "?" : endpoint.address().to_string();
-    }
+    std::string peer() const { return peer_.empty() ? "?" : peer_; }
 
     HttpServerImpl& server_;
+    std::string peer_;  // the connection's remote address, read once
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;

@@ -93,8 +93,8 @@ std::string parse_nonempty(const std::string& source, const std::string& value) 
     return value;
 }
 
-const std::array<Option, 12>& options() {
-    static const std::array<Option, 12> kOptions = {{
+const std::array<Option, 21>& options() {
+    static const std::array<Option, 21> kOptions = {{
         {"--database-url", "DATABASE_URL", "URL",
          "PostgreSQL URL or key=value string; empty runs the embedded PostgreSQL",
          [](ServerConfig& c, const std::string& v, const std::string&) { c.database_url = v; }},
@@ -165,6 +165,51 @@ const std::array<Option, 12>& options() {
                  start = end + 1;
              }
          }},
+        {"--first-move-seconds", "FOXGEESE_FIRST_MOVE_SECONDS", "N",
+         "real-time games: seconds each side has for its first move before the game is aborted (5..3600)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.first_move_seconds = static_cast<int>(parse_integer(source, v, 5, 3600, "a number of seconds"));
+         }},
+        {"--open-game-ttl-seconds", "FOXGEESE_OPEN_GAME_TTL_SECONDS", "N",
+         "seconds a game waits for an opponent before it expires (60..2592000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.open_game_ttl_seconds = static_cast<int>(parse_integer(source, v, 60, 2592000, "a number of seconds"));
+         }},
+        {"--opponent-gone-seconds", "FOXGEESE_OPPONENT_GONE_SECONDS", "N",
+         "real-time games: seconds a seat holder must be gone on their turn before the opponent may claim (5..3600)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.opponent_gone_seconds = static_cast<int>(parse_integer(source, v, 5, 3600, "a number of seconds"));
+         }},
+        {"--rematch-linger-seconds", "FOXGEESE_REMATCH_LINGER_SECONDS", "N",
+         "seconds a watch stream stays open after the game for a rematch offer (0..3600)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.rematch_linger_seconds = static_cast<int>(parse_integer(source, v, 0, 3600, "a number of seconds"));
+         }},
+        {"--create-per-minute", "FOXGEESE_CREATE_PER_MINUTE", "N",
+         "CreateGame calls per client address per minute, half of them at once (0: no limit; ..100000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.create_per_minute = static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
+         }},
+        {"--join-per-minute", "FOXGEESE_JOIN_PER_MINUTE", "N",
+         "JoinGame calls per client address per minute, a third of them at once (0: no limit; ..100000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.join_per_minute = static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
+         }},
+        {"--moves-per-second", "FOXGEESE_MOVES_PER_SECOND", "N",
+         "MakeMove calls per seat token per second, four times that at once (0: no limit; ..10000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.moves_per_second = static_cast<int>(parse_integer(source, v, 0, 10000, "a rate"));
+         }},
+        {"--watch-streams-per-address", "FOXGEESE_WATCH_STREAMS_PER_ADDRESS", "N",
+         "WatchGame streams open at once per client address (0: no limit; ..100000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.watch_streams_per_address = static_cast<int>(parse_integer(source, v, 0, 100000, "a number of streams"));
+         }},
+        {"--trusted-proxy-hops", "FOXGEESE_TRUSTED_PROXY_HOPS", "N",
+         "proxies in front that append to X-Forwarded-For (the gateway: 1); 0 limits by the connection's peer (0..10)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.trusted_proxy_hops = static_cast<int>(parse_integer(source, v, 0, 10, "a number of hops"));
+         }},
     }};
     return kOptions;
 }
@@ -185,6 +230,16 @@ std::string default_text(const Option& option) {
     if (flag == "--drain-seconds") return std::to_string(defaults.drain_seconds);
     if (flag == "--migrate-on-start") return defaults.migrate_on_start ? "true" : "false";
     if (flag == "--cors-origins") return "(empty: no cross-origin access)";
+    if (flag == "--first-move-seconds") return std::to_string(defaults.first_move_seconds);
+    if (flag == "--open-game-ttl-seconds") return std::to_string(defaults.open_game_ttl_seconds);
+    if (flag == "--opponent-gone-seconds") return std::to_string(defaults.opponent_gone_seconds);
+    if (flag == "--rematch-linger-seconds") return std::to_string(defaults.rematch_linger_seconds);
+    if (flag == "--create-per-minute") return std::to_string(defaults.create_per_minute);
+    if (flag == "--join-per-minute") return std::to_string(defaults.join_per_minute);
+    if (flag == "--moves-per-second") return std::to_string(defaults.moves_per_second);
+    if (flag == "--watch-streams-per-address") return std::to_string(defaults.watch_streams_per_address);
+    if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
+
     return {};
 }
 
@@ -440,6 +495,15 @@ std::string describe_config(const ServerConfig& config) {
     text += " db_timeout_ms=" + std::to_string(config.db_timeout_ms);
     text += " log_level=" + config.log_level + " log_format=" + config.log_format;
     text += " drain_seconds=" + std::to_string(config.drain_seconds);
+    text += " first_move_seconds=" + std::to_string(config.first_move_seconds) +
+            " open_game_ttl_seconds=" + std::to_string(config.open_game_ttl_seconds) +
+            " opponent_gone_seconds=" + std::to_string(config.opponent_gone_seconds) +
+            " rematch_linger_seconds=" + std::to_string(config.rematch_linger_seconds) +
+            " create_per_minute=" + std::to_string(config.create_per_minute) +
+            " join_per_minute=" + std::to_string(config.join_per_minute) +
+            " moves_per_second=" + std::to_string(config.moves_per_second) +
+            " watch_streams_per_address=" + std::to_string(config.watch_streams_per_address) +
+            " trusted_proxy_hops=" + std::to_string(config.trusted_proxy_hops);
     text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");
     std::string origins;
     for (const std::string& o : config.cors_origins)

@@ -33,6 +33,18 @@ struct ServerConfig {
     bool migrate_on_start = true;
     // Origins allowed to call the HTTP/JSON API from a browser ("*" = any).
     std::vector<std::string> cors_origins;
+    // The game lifecycle (see GameServiceOptions and WatchHubOptions).
+    int first_move_seconds = 30;
+    int open_game_ttl_seconds = 24 * 3600;
+    int opponent_gone_seconds = 60;
+    int rematch_linger_seconds = 120;
+    // Rate limits per replica (0 turns one off) and the proxies whose
+    // X-Forwarded-For is believed (see RateLimitOptions).
+    int create_per_minute = 20;
+    int join_per_minute = 60;
+    int moves_per_second = 5;
+    int watch_streams_per_address = 32;
+    int trusted_proxy_hops = 0;
     // --help / --version: print server_help_text() / server_version_text() and exit 0.
     bool show_help = false;
     bool show_version = false;

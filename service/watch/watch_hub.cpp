@@ -72,6 +72,9 @@ struct WatchHub::Watcher {
     // Guarded by the game's mutex:
     std::int64_t last_seq = 0;    // the game's last event this watcher has (or its snapshot had)
     bool needs_presence = true;   // the current presence has not been sent yet
+    // After GameEnded: when (on the service's Clock) the stream closes
+    // unless a rematch answer closes it first.
+    std::optional<std::int64_t> close_at_us;
     SteadyClock::time_point last_sent = SteadyClock::now();
 
     void send(const std::shared_ptr<const WatchEvent>& event) {
@@ -92,17 +95,20 @@ struct WatchHub::WatchedGame {
 
 class WatchHub::SubscriptionImpl : public WatchHub::Subscription {
   public:
-    SubscriptionImpl(WatchHub* hub, std::shared_ptr<Watcher> watcher)
-        : hub_(hub), watcher_(std::move(watcher)) {}
+    SubscriptionImpl(WatchHub* hub, std::shared_ptr<Watcher> watcher,
+                     std::unique_ptr<ConcurrencyLimiter::Lease> lease)
+        : hub_(hub), watcher_(std::move(watcher)), lease_(std::move(lease)) {}
     ~SubscriptionImpl() override { unsubscribe(); }
     void unsubscribe() override {
-        if (done_.exchange(true) || !watcher_) return;
-        hub_->remove(watcher_);
+        if (done_.exchange(true)) return;
+        if (watcher_) hub_->remove(watcher_);
+        lease_.reset();  // the address may open another stream
     }
 
   private:
     WatchHub* hub_;
     std::shared_ptr<Watcher> watcher_;
+    std::unique_ptr<ConcurrencyLimiter::Lease> lease_;
     std::atomic<bool> done_{false};
 };
 
@@ -113,7 +119,8 @@ WatchHub::WatchHub(std::string database_url, storage::PostgresGameStore& store,
       presence_(presence),
       clock_(clock),
       options_(options),
-      server_id_(new_game_id()) {}
+      server_id_(new_game_id()),
+      streams_per_address_(options.streams_per_address, 100'000) {}
 
 WatchHub::~WatchHub() {
     stop();
@@ -265,16 +272,21 @@ void WatchHub::timer_loop() {
                                  [&] { return stopping_.load(); });
         }
         if (stopping_) return;
-        std::vector<std::shared_ptr<WatchedGame>> games;
+        std::vector<std::pair<std::string, std::shared_ptr<WatchedGame>>> games;
         {
             std::lock_guard lock(mutex_);
             for (auto& [id, game] : games_)
-                games.push_back(game);
+                games.emplace_back(id, game);
         }
         const auto now = SteadyClock::now();
+        const std::int64_t now_us = clock_.now_us();
         std::shared_ptr<const WatchEvent> beat;
-        for (auto& game : games) {
+        // Games whose last watchers the linger closed.
+        std::vector<std::pair<std::string, std::shared_ptr<WatchedGame>>> emptied;
+        for (auto& [id, game] : games) {
             std::lock_guard lock(game->mutex);
+            if (close_lingering(*game, now_us) && game->watchers.empty())
+                emptied.emplace_back(id, game);
             for (auto& w : game->watchers) {
                 if (now - w->last_sent < options_.heartbeat_interval) continue;
                 if (!beat) {
@@ -286,11 +298,13 @@ void WatchHub::timer_loop() {
                 w->send(beat);
             }
         }
+        for (auto& [id, game] : emptied)
+            forget_if_unwatched(id, game);
         if (now >= next_presence) {
             next_presence = now + options_.presence_interval;
             try {
-                const std::int64_t now_us = clock_.now_us();
-                presence_.refresh(server_id_, now_us, now_us + presence_ttl_us());
+                const std::int64_t refresh_us = clock_.now_us();
+                presence_.refresh(server_id_, refresh_us, refresh_us + presence_ttl_us());
             } catch (const std::exception& e) {
                 spdlog::warn("watch hub: presence refresh failed: {}", e.what());
             }
@@ -349,14 +363,17 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
                              const std::optional<PresencePair>& presence) {
     int again = game.pending;
     game.pending = 0;
-    bool ended = false;
+    const std::int64_t now_us = clock_.now_us();
+    std::vector<std::shared_ptr<Watcher>> done;  // closed by the events below
     for (storage::GameEvent& recorded : events) {
         v1::WatchGameResponse message;
         if (!message.ParseFromString(recorded.body)) {
             spdlog::error("watch hub: event {} is unreadable", recorded.seq);
             continue;
         }
-        ended = ended || message.has_game_ended();
+        const bool ends = message.has_game_ended();
+        // A rematch answer is the last thing a finished game has to say.
+        const bool last = message.has_rematch_answered();
         // The recorded bytes go out as they are: serialized once, at the write.
         const auto shared =
             std::make_shared<const WatchEvent>(std::move(message), std::move(recorded.body));
@@ -369,15 +386,21 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
             }
             w->send(shared);
             w->last_seq = recorded.seq;
+            if (last || (ends && options_.rematch_linger.count() == 0)) {
+                done.push_back(w);
+            } else if (ends) {
+                w->close_at_us = now_us + linger_us();
+            }
         }
     }
-    if (ended) {
-        for (auto& w : game.watchers)
-            w->sink->close(WatchEnd::kGameEnded);
-        watcher_count_ -= static_cast<int>(game.watchers.size());
-        game.watchers.clear();
-        return 0;
+    for (const auto& w : done) {
+        w->sink->close(WatchEnd::kGameEnded);
+        const auto pos = std::find(game.watchers.begin(), game.watchers.end(), w);
+        if (pos == game.watchers.end()) continue;
+        game.watchers.erase(pos);
+        --watcher_count_;
     }
+    if (game.watchers.empty()) return 0;
     if (presence) {
         const bool changed = !game.presence_loaded || !same_presence(*presence, game.presence);
         game.presence = *presence;
@@ -406,7 +429,8 @@ v1::WatchGameResponse WatchHub::snapshot_of(const storage::GameWithLastMove& fou
                                             const storage::CallBudget& budget) {
     v1::WatchGameResponse snapshot;
     set_timestamp(clock_.now_us(), snapshot.mutable_time());
-    *snapshot.mutable_snapshot()->mutable_game() = game_view(found.game, found.last_move);
+    *snapshot.mutable_snapshot()->mutable_game() =
+        game_view(found.game, found.last_move, clock_.now_us());
     if (request.has_from_ply()) {
         for (const MoveRow& m : store_.list_moves_between(found.game.game_id, request.from_ply(),
                                                           found.game.ply, budget))
@@ -440,6 +464,14 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
         return invalid_argument("from_ply", "from_ply cannot be negative");
     const std::optional<Bearer> token = optional_bearer(call);
     if (stopping_) return shutting_down();
+    // Held until the stream ends, whichever way.
+    std::unique_ptr<ConcurrencyLimiter::Lease> lease =
+        streams_per_address_.try_acquire(call.client_address);
+    if (!lease) {
+        return rate_limited("watch streams open from your address (at most " +
+                                std::to_string(streams_per_address_.limit()) + ")",
+                            std::chrono::seconds(2));
+    }
     return guarded<std::shared_ptr<Subscription>>(
         "WatchGame", [&]() -> ServiceResult<std::shared_ptr<Subscription>> {
             const storage::CallBudget budget = call.budget();
@@ -454,27 +486,36 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             const int seats = token ? seat_bits(seat_of(row, *token)) : 0;
             if (token && seats == 0) return token_rejected(*token);
             v1::WatchGameResponse snapshot = snapshot_of(*found, request, budget);
-            if (row.state == storage::game_state::kFinished) {
+            const bool finished = row.state == storage::game_state::kFinished;
+            // A finished game's stream stays for a rematch while one may come.
+            const std::int64_t linger_left_us =
+                finished && row.rematch_game_id.empty()
+                    ? row.finished_us + linger_us() - clock_.now_us()
+                    : 0;
+            if (finished && linger_left_us <= 0) {
                 sink->deliver(share(std::move(snapshot)));
                 sink->close(WatchEnd::kGameEnded);
                 return std::shared_ptr<Subscription>(
-                    std::make_shared<SubscriptionImpl>(this, nullptr));
+                    std::make_shared<SubscriptionImpl>(this, nullptr, std::move(lease)));
             }
             auto watcher = std::make_shared<Watcher>();
             watcher->sink = std::move(sink);
             watcher->game_id = id;
             watcher->watcher_id = new_game_id();
-            watcher->seats = seats;
+            // Presence only counts while the game is played.
+            watcher->seats = finished ? 0 : seats;
             // The snapshot and this sequence number come from the same read:
             // every later event follows it, none before it is sent again.
             watcher->last_seq = row.event_seq;
+            if (finished) watcher->close_at_us = row.finished_us + linger_us();
             connect_seats(*watcher, budget);
             if (stopping_) return shutting_down();
             register_watcher(id, watcher, share(std::move(snapshot)));
             // Events recorded after the snapshot's read, and the presence,
             // reach the new watcher through one refresh.
             mark_dirty(id, kEvents | kPresence);
-            return std::shared_ptr<Subscription>(std::make_shared<SubscriptionImpl>(this, watcher));
+            return std::shared_ptr<Subscription>(
+                std::make_shared<SubscriptionImpl>(this, watcher, std::move(lease)));
         });
 }
 
@@ -517,6 +558,23 @@ void WatchHub::remove(const std::shared_ptr<Watcher>& watcher) {
             if (seats & side) presence_.disconnect(game_id, side, watcher_id, clock_.now_us());
         }
     });
+}
+
+bool WatchHub::close_lingering(WatchedGame& game, std::int64_t now_us) {
+    bool closed = false;
+    auto& list = game.watchers;
+    for (auto it = list.begin(); it != list.end();) {
+        const auto& w = *it;
+        if (!w->close_at_us || now_us < *w->close_at_us) {
+            ++it;
+            continue;
+        }
+        w->sink->close(WatchEnd::kGameEnded);
+        it = list.erase(it);
+        --watcher_count_;
+        closed = true;
+    }
+    return closed;
 }
 
 void WatchHub::forget_if_unwatched(const std::string& game_id,

@@ -27,6 +27,7 @@
 #include "foxgeese/v1/game_service.pb.h"
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
+#include "service/core/rate_limits.h"
 #include "service/core/service_error.h"
 #include "service/watch/watch_sink.h"
 #include "storage/postgres_game_store.h"
@@ -42,6 +43,12 @@ struct WatchHubOptions {
     // How long a presence row counts after each refresh: past it, the seat
     // counts as gone (its server died). Longer than presence_interval.
     std::chrono::milliseconds presence_ttl{20'000};
+    // How long a stream stays open after GameEnded, for a rematch offer and
+    // its answer (it ends at the answer); 0 ends it with GameEnded. A watch
+    // of a finished game opened within this time after the end stays too.
+    std::chrono::milliseconds rematch_linger{120'000};
+    // Watch streams open at once per client address (0: no limit).
+    int streams_per_address = 32;
 };
 
 class WatchHub {
@@ -112,6 +119,12 @@ class WatchHub {
     void register_watcher(const std::string& game_id, const std::shared_ptr<Watcher>& watcher,
                           const std::shared_ptr<const WatchEvent>& snapshot);
     void remove(const std::shared_ptr<Watcher>& watcher);
+    // Closes the watchers whose rematch linger has passed; true if any.
+    bool close_lingering(WatchedGame& game, std::int64_t now_us);
+    std::int64_t linger_us() const {
+        return std::chrono::duration_cast<std::chrono::microseconds>(options_.rematch_linger)
+            .count();
+    }
     void forget_if_unwatched(const std::string& game_id, const std::shared_ptr<WatchedGame>& game);
     std::int64_t presence_ttl_us() const {
         return std::chrono::duration_cast<std::chrono::microseconds>(options_.presence_ttl).count();
@@ -123,6 +136,7 @@ class WatchHub {
     Clock& clock_;
     const WatchHubOptions options_;
     const std::string server_id_;
+    ConcurrencyLimiter streams_per_address_;
 
     // Lock order: mutex_, then a WatchedGame's mutex; queue_mutex_ alone.
     mutable std::mutex mutex_;

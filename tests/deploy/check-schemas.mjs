@@ -64,6 +64,40 @@ for (const object of objects) {
 // Gateway API durations (GEP-2257), as the policy's timeouts use them.
 const duration = /^([0-9]{1,5}(h|m|s|ms)){1,4}$/;
 
+const known = (object, keys, where) => {
+  const extra = Object.keys(object ?? {}).filter((k) => !keys.includes(k));
+  expect(!extra.length, `${where}: fields the schema does not define: ${extra.join(", ")}`);
+};
+
+const cidr = /^(([0-9]{1,3}\.){3}[0-9]{1,3}\/[0-9]{1,2}|[0-9a-fA-F:]*:[0-9a-fA-F:]*\/[0-9]{1,3})$/;
+
+// BackendTrafficPolicy.spec.rateLimit as Envoy Gateway's CRD defines it.
+function checkRateLimit(rateLimit) {
+  known(rateLimit, ["type", "global", "local"], "spec.rateLimit");
+  expect(["Global", "Local"].includes(rateLimit.type), `spec.rateLimit.type ${rateLimit.type}`);
+  const body = rateLimit.type === "Global" ? rateLimit.global : rateLimit.local;
+  const where = `spec.rateLimit.${rateLimit.type.toLowerCase()}`;
+  expect(body, `${where} is required for type ${rateLimit.type}`);
+  known(body, ["rules"], where);
+  expect(Array.isArray(body.rules) && body.rules.length, `${where}.rules is empty`);
+  for (const [i, rule] of body.rules.entries()) {
+    const at = `${where}.rules[${i}]`;
+    known(rule, ["clientSelectors", "limit", "cost", "shared"], at);
+    known(rule.limit, ["requests", "unit"], `${at}.limit`);
+    expect(Number.isInteger(rule.limit?.requests) && rule.limit.requests > 0, `${at}.limit.requests must be a positive integer`);
+    expect(["Second", "Minute", "Hour", "Day", "Month", "Year"].includes(rule.limit?.unit), `${at}.limit.unit ${rule.limit?.unit}`);
+    for (const [j, selector] of (rule.clientSelectors ?? []).entries()) {
+      const sel = `${at}.clientSelectors[${j}]`;
+      known(selector, ["headers", "sourceCIDR", "methods", "path"], sel);
+      if (selector.sourceCIDR) {
+        known(selector.sourceCIDR, ["type", "value"], `${sel}.sourceCIDR`);
+        expect(["Exact", "Distinct"].includes(selector.sourceCIDR.type), `${sel}.sourceCIDR.type ${selector.sourceCIDR.type}`);
+        expect(cidr.test(selector.sourceCIDR.value), `${sel}.sourceCIDR.value ${selector.sourceCIDR.value} is not a CIDR`);
+      }
+    }
+  }
+}
+
 function checkBackendTrafficPolicy(policy) {
   expect(policy.apiVersion === "gateway.envoyproxy.io/v1alpha1", `apiVersion ${policy.apiVersion}`);
   const spec = policy.spec ?? {};
@@ -74,6 +108,8 @@ function checkBackendTrafficPolicy(policy) {
     expect(["Gateway", "HTTPRoute", "GRPCRoute", "TCPRoute", "UDPRoute", "TLSRoute"].includes(ref.kind), `targetRef kind ${ref.kind}`);
     expect(typeof ref.name === "string" && ref.name, "targetRef name");
   }
+  known(spec, ["targetRefs", "targetRef", "timeout", "rateLimit"], "spec");
+  if (spec.rateLimit) checkRateLimit(spec.rateLimit);
   for (const [key, value] of Object.entries(spec.timeout?.http ?? {})) {
     expect(duration.test(String(value)), `spec.timeout.http.${key}: ${value} is not a duration`);
   }
@@ -94,10 +130,6 @@ const patchResourceTypes = [
 function checkEnvoyPatchPolicy(policy) {
   expect(policy.apiVersion === "gateway.envoyproxy.io/v1alpha1", `apiVersion ${policy.apiVersion}`);
   const spec = policy.spec ?? {};
-  const known = (object, keys, where) => {
-    const extra = Object.keys(object ?? {}).filter((k) => !keys.includes(k));
-    expect(!extra.length, `${where}: fields the schema does not define: ${extra.join(", ")}`);
-  };
   known(spec, ["type", "jsonPatches", "targetRef", "priority"], "spec");
   expect(spec.type === "JSONPatch", `spec.type ${spec.type} (only JSONPatch exists)`);
   const ref = spec.targetRef ?? {};

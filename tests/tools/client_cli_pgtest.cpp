@@ -28,6 +28,7 @@
 #include "program_runner.h"
 #include "service/app/replica.h"
 #include "storage/migrations.h"
+#include "tests/service/harness/test_replica_options.h"
 #include "tests/support/test_database.h"
 
 extern char** environ;
@@ -121,8 +122,7 @@ class ClientCliTest : public ::testing::Test {
     static void SetUpTestSuite() {
         const std::string url = foxgeese::test::test_database_url();
         foxgeese::storage::apply_migrations(url);
-        foxgeese::service::ReplicaOptions options;
-        options.database_url = url;
+        foxgeese::service::ReplicaOptions options = foxgeese::test::test_replica_options(url);
         options.db_pool_size = 4;
         options.drain_timeout = std::chrono::seconds(1);
         server_ = std::make_unique<foxgeese::service::Replica>(options);

@@ -64,8 +64,7 @@ double seconds_since(SteadyClock::time_point start) {
 }
 
 TEST_F(StalledDatabase, CallsAreAnsweredWithinTheirBoundAndReadinessSaysNo) {
-    service::ReplicaOptions options;
-    options.database_url = pg_->url();
+    service::ReplicaOptions options = test_replica_options(pg_->url());
     options.db_pool_size = 4;
     options.db_timeout = std::chrono::milliseconds(1'000);
     options.drain_timeout = std::chrono::seconds(1);

@@ -31,11 +31,11 @@ void RestTest::start_servers(const std::string& database_url) {
     TearDown();
     // Idempotent, and safe while other test processes do the same.
     storage::apply_migrations(database_url);
-    service::ReplicaOptions options;
-    options.database_url = database_url;
+    service::ReplicaOptions options = test_replica_options(database_url);
     options.grpc_port = 0;
     options.db_pool_size = 8;
     options.drain_timeout = std::chrono::seconds(2);
+    configure(options);
     server_ = std::make_unique<service::Replica>(options);
     grpc_ = std::make_unique<ServiceClient>(server_->grpc_port());
     restart_http();

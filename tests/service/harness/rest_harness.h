@@ -16,6 +16,7 @@
 #include "service/rest/http_server.h"
 #include "tests/service/harness/http_test_client.h"
 #include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/test_replica_options.h"
 
 namespace foxgeese::test {
 
@@ -31,6 +32,8 @@ class RestTest : public ::testing::Test {
     void start_servers(const std::string& database_url);
     // Restarts only the HttpServer, with http_options().
     void restart_http();
+    // Adjusts the replica's options (after test_replica_options).
+    virtual void configure(service::ReplicaOptions&) {}
 
     int port() const { return http_->port(); }
     service::Replica& server() { return *server_; }

@@ -253,6 +253,18 @@ std::optional<google::rpc::ErrorInfo> error_info(const grpc::Status& status) {
     return std::nullopt;
 }
 
+std::optional<std::int64_t> retry_delay_ms(const grpc::Status& status) {
+    google::rpc::Status details;
+    if (!details.ParseFromString(status.error_details())) return std::nullopt;
+    for (const auto& any : details.details()) {
+        google::rpc::RetryInfo retry;
+        if (any.Is<google::rpc::RetryInfo>() && any.UnpackTo(&retry)) {
+            return retry.retry_delay().seconds() * 1000 + retry.retry_delay().nanos() / 1'000'000;
+        }
+    }
+    return std::nullopt;
+}
+
 std::string bad_request_field(const grpc::Status& status) {
     google::rpc::Status details;
     if (!details.ParseFromString(status.error_details())) return "";
@@ -377,14 +389,72 @@ void ServiceTest::start_server(const std::string& database_url) {
     if (server_) server_->shutdown();
     server_.reset();
     database_url_ = database_url;
-    service::ReplicaOptions options;
-    options.database_url = database_url;
+    service::ReplicaOptions options = test_replica_options(database_url, &clock_);
     options.grpc_port = 0;
     options.db_pool_size = 8;
     options.drain_timeout = std::chrono::seconds(2);
-    options.clock = &clock_;
+    configure(options);
     server_ = std::make_unique<service::Replica>(options);
     client_ = std::make_unique<ServiceClient>(server_->grpc_port());
+}
+
+namespace {
+
+template <class Request>
+Request for_game(const std::string& game_id) {
+    Request request;
+    request.set_game_id(game_id);
+    return request;
+}
+
+}  // namespace
+
+Reply<v1::AbortGameResponse> ServiceClient::abort(const std::string& game_id, const Auth& auth) {
+    return call<v1::AbortGameResponse>(*stub_, &v1::FoxGeeseService::Stub::AbortGame,
+                                       for_game<v1::AbortGameRequest>(game_id), auth);
+}
+
+Reply<v1::CancelGameResponse> ServiceClient::cancel(const std::string& game_id,
+                                                    const Auth& auth) {
+    return call<v1::CancelGameResponse>(*stub_, &v1::FoxGeeseService::Stub::CancelGame,
+                                        for_game<v1::CancelGameRequest>(game_id), auth);
+}
+
+Reply<v1::ClaimVictoryResponse> ServiceClient::claim(const std::string& game_id, bool draw,
+                                                     const Auth& auth) {
+    auto request = for_game<v1::ClaimVictoryRequest>(game_id);
+    request.set_draw(draw);
+    return call<v1::ClaimVictoryResponse>(*stub_, &v1::FoxGeeseService::Stub::ClaimVictory,
+                                          request, auth);
+}
+
+Reply<v1::OfferRematchResponse> ServiceClient::offer_rematch(const std::string& game_id,
+                                                             const Auth& auth) {
+    return call<v1::OfferRematchResponse>(*stub_, &v1::FoxGeeseService::Stub::OfferRematch,
+                                          for_game<v1::OfferRematchRequest>(game_id), auth);
+}
+
+Reply<v1::RespondRematchResponse> ServiceClient::respond_rematch(const std::string& game_id,
+                                                                 bool accept, const Auth& auth) {
+    auto request = for_game<v1::RespondRematchRequest>(game_id);
+    request.set_accept(accept);
+    return call<v1::RespondRematchResponse>(*stub_, &v1::FoxGeeseService::Stub::RespondRematch,
+                                            request, auth);
+}
+
+Reply<v1::JoinRematchResponse> ServiceClient::join_rematch(const std::string& game_id,
+                                                           const Auth& auth) {
+    return call<v1::JoinRematchResponse>(*stub_, &v1::FoxGeeseService::Stub::JoinRematch,
+                                         for_game<v1::JoinRematchRequest>(game_id), auth);
+}
+
+Reply<v1::CreateGameResponse> ServiceClient::create_forwarded(const v1::CreateGameRequest& request,
+                                                              const std::string& forwarded_for) {
+    auto context = context_for(Auth::none());
+    context->AddMetadata("x-forwarded-for", forwarded_for);
+    Reply<v1::CreateGameResponse> reply;
+    reply.status = stub_->CreateGame(context.get(), request, &reply.response);
+    return reply;
 }
 
 std::string random_request_id() {
@@ -436,6 +506,32 @@ SeatedGame ServiceTest::start_game(const std::string& variant, const v1::GameOpt
     return game;
 }
 
+SeatedGame ServiceTest::start_game_with(v1::CreateGameRequest request) {
+    request.set_seat(v1::SEAT_CHOICE_FOX);
+    const v1::CreateGameResponse created = create_game(request);
+    SeatedGame game;
+    game.id = created.game().game_id();
+    game.fox_token = created.seat_token();
+    game.invite_code = created.invite_code();
+    Reply<v1::JoinGameResponse> joined = client().join(game.id, game.invite_code);
+    EXPECT_TRUE(IsOk(joined)) << "joining " << game.id;
+    game.geese_token = joined->seat_token();
+    game.game = joined->game();
+    return game;
+}
+
+Reply<v1::MakeMoveResponse> ServiceTest::play_any(const SeatedGame& game) {
+    Reply<v1::GetGameResponse> current = client().get(game.id);
+    EXPECT_TRUE(IsOk(current));
+    if (current->game().legal_moves().empty()) {
+        ADD_FAILURE() << "no legal move to play: " << current->game().ShortDebugString();
+        return {};
+    }
+    const std::string& token =
+        current->game().side_to_move() == v1::SIDE_FOX ? game.fox_token : game.geese_token;
+    return client().move(game.id, current->game().legal_moves(0), token);
+}
+
 v1::MakeMoveResponse ServiceTest::play(const SeatedGame& game, const std::string& notation) {
     Reply<v1::GetGameResponse> current = client().get(game.id);
     EXPECT_TRUE(IsOk(current));
@@ -459,6 +555,15 @@ GameSnapshot ServiceTest::snapshot(const std::string& game_id) {
     EXPECT_TRUE(IsOk(moves)) << "ListMoves " << game_id;
     shot.get = got.response;
     shot.moves = moves.response;
+    // The clocks are read at each call: what was read when, and how much the
+    // running clock shows then, are not changes to the game.
+    for (v1::Game* g : {shot.get.mutable_game(), shot.moves.mutable_game()}) {
+        if (!g->has_clocks()) continue;
+        v1::Clocks& clocks = *g->mutable_clocks();
+        clocks.clear_read_time();
+        if (clocks.running() == v1::SIDE_FOX) clocks.clear_fox_remaining();
+        if (clocks.running() == v1::SIDE_GEESE) clocks.clear_geese_remaining();
+    }
     return shot;
 }
 

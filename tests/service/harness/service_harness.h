@@ -22,6 +22,7 @@
 #include "foxgeese/v1/game_service.grpc.pb.h"
 #include "google/rpc/error_details.pb.h"
 #include "service/app/replica.h"
+#include "tests/service/harness/test_replica_options.h"
 
 namespace foxgeese::test {
 
@@ -75,6 +76,17 @@ class ServiceClient {
     Reply<v1::OfferDrawResponse> offer_draw(const std::string& game_id, const Auth& auth);
     Reply<v1::RespondDrawResponse> respond_draw(const std::string& game_id, bool accept,
                                                 const Auth& auth);
+    Reply<v1::AbortGameResponse> abort(const std::string& game_id, const Auth& auth);
+    Reply<v1::CancelGameResponse> cancel(const std::string& game_id, const Auth& auth);
+    Reply<v1::ClaimVictoryResponse> claim(const std::string& game_id, bool draw, const Auth& auth);
+    Reply<v1::OfferRematchResponse> offer_rematch(const std::string& game_id, const Auth& auth);
+    Reply<v1::RespondRematchResponse> respond_rematch(const std::string& game_id, bool accept,
+                                                      const Auth& auth);
+    Reply<v1::JoinRematchResponse> join_rematch(const std::string& game_id, const Auth& auth);
+    // A CreateGame or JoinGame as if relayed by proxies with this
+    // X-Forwarded-For header.
+    Reply<v1::CreateGameResponse> create_forwarded(const v1::CreateGameRequest& request,
+                                                   const std::string& forwarded_for);
 
   private:
     std::shared_ptr<grpc::Channel> channel_;
@@ -143,6 +155,8 @@ std::shared_ptr<grpc::Channel> new_channel(int port);
 
 // The google.rpc.ErrorInfo in a failed status's details, if there is one.
 std::optional<google::rpc::ErrorInfo> error_info(const grpc::Status& status);
+// The delay of the google.rpc.RetryInfo in the details, in milliseconds.
+std::optional<std::int64_t> retry_delay_ms(const grpc::Status& status);
 // The field the google.rpc.BadRequest in the details names ("" if none).
 std::string bad_request_field(const grpc::Status& status);
 
@@ -225,6 +239,9 @@ class ServiceTest : public ::testing::Test {
     // Starts a server on `database_url` (stopping the running one first) and
     // points the client at it.
     void start_server(const std::string& database_url);
+    // Adjusts the options of every server this test starts (after the
+    // harness's own: see test_replica_options).
+    virtual void configure(service::ReplicaOptions&) {}
     // A new server on the same database, as after a deploy or a crash.
     void restart_server();
     ServiceClient& client() { return *client_; }
@@ -244,6 +261,12 @@ class ServiceTest : public ::testing::Test {
                           const v1::GameOptions& options = {},
                           const std::string& start_position = "",
                           v1::Visibility visibility = v1::VISIBILITY_PRIVATE);
+    // Creates the game `request` describes as the fox side and joins it as
+    // the geese (request.seat is set to SEAT_CHOICE_FOX).
+    SeatedGame start_game_with(v1::CreateGameRequest request);
+    // Plays the first of the legal moves with the side to move's token;
+    // the reply, whatever it is.
+    Reply<v1::MakeMoveResponse> play_any(const SeatedGame& game);
     // MakeMove that must succeed, with the token of the side to move.
     v1::MakeMoveResponse play(const SeatedGame& game, const std::string& notation);
     // Plays several moves in turn.

@@ -110,11 +110,10 @@ class WatchReplicas : public ServiceTest {
   protected:
     // Another replica on the same database, with its own pool, LISTEN
     // connection and hub.
-    std::unique_ptr<service::Replica> start_replica(service::WatchHubOptions watch = {},
+    std::unique_ptr<service::Replica> start_replica(service::WatchHubOptions watch = test_watch_options(),
                                                        int pool_size = 4,
                                                        std::chrono::seconds drain = 10s) {
-        service::ReplicaOptions options;
-        options.database_url = database_url();
+        service::ReplicaOptions options = test_replica_options(database_url());
         options.db_pool_size = pool_size;
         options.drain_timeout = drain;
         options.watch = watch;

@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include <google/protobuf/util/time_util.h>
+
 #include "tests/service/harness/service_harness.h"
 #include "tests/support/child_process.h"
 
@@ -81,8 +83,7 @@ class WatchProcess : public ServiceTest {
         char pattern[] = "/tmp/foxgeese-watch-process-XXXXXX";
         ASSERT_NE(::mkdtemp(pattern), nullptr) << std::strerror(errno);
         dir_ = pattern;
-        service::ReplicaOptions options;
-        options.database_url = database_url();
+        service::ReplicaOptions options = test_replica_options(database_url());
         options.db_pool_size = 4;
         options.drain_timeout = 2s;
         options.watch.presence_interval = kPresenceInterval;
@@ -113,7 +114,8 @@ class WatchProcess : public ServiceTest {
         const std::string error =
             process_.start({"--database-url", database_url(), "--grpc-port",
                             std::to_string(ports[0]), "--http-port", std::to_string(ports[1]),
-                            "--log-level", "warn", "--drain-seconds", "2"},
+                            "--log-level", "warn", "--drain-seconds", "2",
+                            "--rematch-linger-seconds", "0"},
                            log_);
         if (!error.empty()) return ::testing::AssertionFailure() << error;
         // A channel that retries soon after a refused connection, instead of
@@ -296,6 +298,59 @@ TEST_F(WatchProcess, ASeatHolderOnAKilledProcessShowsAsGoneOnceItsRowsOutliveThe
     e = spectator.wait_for_event([](const Event& event) { return event.has_move_made(); });
     ASSERT_TRUE(e) << spectator.describe_received();
     EXPECT_EQ(e->move_made().move().SerializeAsString(), played.move().SerializeAsString());
+}
+
+// The one test of a time control on the wall clock, end to end: a real
+// server process with its own sweeper, a 15 s game (the shortest allowed),
+// and nobody calling anything while the flag falls.
+TEST_F(WatchProcess, AFlagFallsOnTheWallClockAndTheProcessEndsTheGameUnasked) {
+    ASSERT_TRUE(StartProcess());
+    ServiceClient through(process_port_);
+    v1::CreateGameRequest request = create_request("standard");
+    request.mutable_time_control()->mutable_real_time()->mutable_initial()->set_seconds(15);
+    const Reply<v1::CreateGameResponse> created = through.create(request);
+    ASSERT_TRUE(IsOk(created));
+    const std::string id = created->game().game_id();
+    const Reply<v1::JoinGameResponse> joined = through.join(id, created->invite_code());
+    ASSERT_TRUE(IsOk(joined));
+    SeatedGame game{id, created->seat_token(), joined->seat_token(), "", joined->game()};
+
+    // Both first moves, then one timed move that takes about a second.
+    auto move = [&](const v1::Game& now) {
+        const std::string& token =
+            now.side_to_move() == v1::SIDE_FOX ? game.fox_token : game.geese_token;
+        return through.move(id, now.legal_moves(0), token);
+    };
+    Reply<v1::MakeMoveResponse> last = move(game.game);
+    ASSERT_TRUE(IsOk(last));
+    last = move(last->game());
+    ASSERT_TRUE(IsOk(last));
+    std::this_thread::sleep_for(1s);
+    const v1::Side timed_mover = last->game().side_to_move();
+    last = move(last->game());
+    ASSERT_TRUE(IsOk(last));
+    const std::int64_t think_ms =
+        google::protobuf::util::TimeUtil::DurationToMilliseconds(last->move().think_time());
+    EXPECT_GE(think_ms, 1'000);
+    EXPECT_LT(think_ms, 5'000);
+    const auto& after = timed_mover == v1::SIDE_FOX ? last->move().fox_clock()
+                                                    : last->move().geese_clock();
+    EXPECT_EQ(google::protobuf::util::TimeUtil::DurationToMilliseconds(after), 15'000 - think_ms);
+
+    // The other side never moves; the watcher hears the end, unasked.
+    const v1::Side flagged = last->game().side_to_move();
+    WatchStream watch(process_channel_, id);
+    const auto started = Clock::now();
+    const auto ended = watch.wait_for_event([](const Event& e) { return e.has_game_ended(); }, 30s);
+    ASSERT_TRUE(ended) << watch.describe_received();
+    const v1::Game& g = ended->game_ended().game();
+    EXPECT_EQ(g.end_reason(), v1::END_REASON_TIMEOUT);
+    EXPECT_EQ(g.result(), flagged == v1::SIDE_FOX ? v1::GAME_RESULT_GEESE_WIN
+                                                  : v1::GAME_RESULT_FOX_SIDE_WINS);
+    // Within a second of the deadline (the sweeper's promise), give or take
+    // a loaded machine.
+    EXPECT_LT(Clock::now() - started, 18s);
+    ASSERT_TRUE(watch.wait_for_end());
 }
 
 }  // namespace
