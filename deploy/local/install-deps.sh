@@ -16,6 +16,8 @@ packages=(
     postgresql postgresql-contrib
     # load generation and the HTTP side's tests
     wrk curl
+    # the web tests' browser, driven headless by playwright-core (tests/web)
+    chromium
 )
 
 sudo_if_needed() {
@@ -42,4 +44,10 @@ fi
 repo_root="$(cd "$(dirname "$0")/../.." && pwd)"
 if [ ! -x "$repo_root/tools/buf/node_modules/.bin/buf" ]; then
     (cd "$repo_root/tools/buf" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# The build tools of the embedded web pages (TypeScript, openapi-typescript,
+# Redoc), pinned by web/package-lock.json; the build needs them.
+if [[ ! -f "$repo_root/web/node_modules/.package-lock.json" ||
+      "$repo_root/web/package-lock.json" -nt "$repo_root/web/node_modules/.package-lock.json" ]]; then
+    (cd "$repo_root/web" && npm ci --no-audit --no-fund --loglevel=error)
 fi

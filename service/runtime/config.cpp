@@ -93,8 +93,8 @@ std::string parse_nonempty(const std::string& source, const std::string& value) 
     return value;
 }
 
-const std::array<Option, 12>& options() {
-    static const std::array<Option, 12> kOptions = {{
+const std::array<Option, 13>& options() {
+    static const std::array<Option, 13> kOptions = {{
         {"--database-url", "DATABASE_URL", "URL",
          "PostgreSQL URL or key=value string; empty runs the embedded PostgreSQL",
          [](ServerConfig& c, const std::string& v, const std::string&) { c.database_url = v; }},
@@ -165,6 +165,11 @@ const std::array<Option, 12>& options() {
                  start = end + 1;
              }
          }},
+        {"--web-client", "FOXGEESE_WEB_CLIENT", "BOOL",
+         "serve the reference web client at /play/ on the HTTP port (true or false)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.web_client = parse_bool(source, v);
+         }},
     }};
     return kOptions;
 }
@@ -185,6 +190,7 @@ std::string default_text(const Option& option) {
     if (flag == "--drain-seconds") return std::to_string(defaults.drain_seconds);
     if (flag == "--migrate-on-start") return defaults.migrate_on_start ? "true" : "false";
     if (flag == "--cors-origins") return "(empty: no cross-origin access)";
+    if (flag == "--web-client") return defaults.web_client ? "true" : "false";
     return {};
 }
 
@@ -445,6 +451,7 @@ std::string describe_config(const ServerConfig& config) {
     for (const std::string& o : config.cors_origins)
         origins += (origins.empty() ? "" : ",") + o;
     text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
+    text += std::string(" web_client=") + (config.web_client ? "true" : "false");
     return text;
 }
 

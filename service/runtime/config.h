@@ -33,6 +33,8 @@ struct ServerConfig {
     bool migrate_on_start = true;
     // Origins allowed to call the HTTP/JSON API from a browser ("*" = any).
     std::vector<std::string> cors_origins;
+    // Serve the reference web client (web/) at /play/ on the HTTP port.
+    bool web_client = false;
     // --help / --version: print server_help_text() / server_version_text() and exit 0.
     bool show_help = false;
     bool show_version = false;
