@@ -45,9 +45,19 @@ repo_root="$(cd "$(dirname "$0")/../.." && pwd)"
 if [ ! -x "$repo_root/tools/buf/node_modules/.bin/buf" ]; then
     (cd "$repo_root/tools/buf" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# npm ci in DIR unless its node_modules already holds what its lock file pins
+# (npm writes node_modules/.package-lock.json on every install).
+npm_ci_pinned() {
+    local dir="$repo_root/$1"
+    if [[ ! -f "$dir/node_modules/.package-lock.json" ||
+          "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]]; then
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+}
 # The build tools of the embedded web pages (TypeScript, openapi-typescript,
-# Redoc), pinned by web/package-lock.json; the build needs them.
-if [[ ! -f "$repo_root/web/node_modules/.package-lock.json" ||
-      "$repo_root/web/package-lock.json" -nt "$repo_root/web/node_modules/.package-lock.json" ]]; then
-    (cd "$repo_root/web" && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# Redoc); the build needs them.
+npm_ci_pinned web
+# The web tests' tools (the Redocly CLI, playwright-core) and the TypeScript
+# example's own packages; the tests use these and never install anything.
+npm_ci_pinned tests/web
+npm_ci_pinned examples/typescript-client
