@@ -1,5 +1,5 @@
 // The npm packages the web tests use are installed, at exactly the versions
-// their lock files pin (deploy/local/install-deps.sh runs `npm ci` in each
+// their lock files pin, and this Node.js is new enough for them (deploy/local/install-deps.sh runs `npm ci` in each
 // directory; the tests themselves never install anything).
 // Usage: node installed-tools.test.mjs DIR...
 import fs from "node:fs";
@@ -7,6 +7,7 @@ import path from "node:path";
 import { check, run } from "./lib.mjs";
 
 const dirs = process.argv.slice(2);
+const nodeMajor = Number(process.versions.node.split(".")[0]);
 
 await run("web tools installed", async () => {
     check(dirs.length > 0, "no directories given");
@@ -24,6 +25,11 @@ await run("web tools installed", async () => {
             }
             const installed = JSON.parse(fs.readFileSync(manifest, "utf8")).version;
             if (installed !== entry.version) missing.push(`${where} ${installed}, the lock pins ${entry.version}`);
+            // The oldest Node.js major any alternative of engines.node allows.
+            const majors = [...(entry.engines?.node ?? "").matchAll(/>=\s*(\d+)/g)].map((m) => Number(m[1]));
+            if (majors.length > 0 && nodeMajor < Math.min(...majors)) {
+                missing.push(`${where} needs Node.js ${entry.engines.node}; this is ${process.version}`);
+            }
             ++checked;
         }
         check(missing.length === 0,
