@@ -16,6 +16,8 @@ packages=(
     postgresql postgresql-contrib
     # load generation and the HTTP side's tests
     wrk curl
+    # the web tests' browser, driven headless by playwright-core (tests/web)
+    chromium
 )
 
 sudo_if_needed() {
@@ -43,3 +45,25 @@ repo_root="$(cd "$(dirname "$0")/../.." && pwd)"
 if [ ! -x "$repo_root/tools/buf/node_modules/.bin/buf" ]; then
     (cd "$repo_root/tools/buf" && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# npm ci in DIR unless its node_modules already holds what its lock file pins
+# (npm writes node_modules/.package-lock.json on every install).
+npm_ci_pinned() {
+    local dir="$repo_root/$1"
+    if [[ ! -f "$dir/node_modules/.package-lock.json" ||
+          "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]]; then
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+}
+# The build tools of the embedded web pages (TypeScript, openapi-typescript,
+# Redoc); the build needs them.
+npm_ci_pinned web
+# The web tests' tools (the Redocly CLI, playwright-core) and the TypeScript
+# example's own packages; the tests use these and never install anything.
+# They need Node.js 20 or later, newer than Debian 12's nodejs (18), which is
+# enough for the build; the web_tools_installed test fails on an older one.
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+    echo "install-deps: warning: Node.js $(node --version) is too old for the web tests (tests/web," \
+         "examples/typescript-client need 20 or later); the build does not need it" >&2
+fi
+npm_ci_pinned tests/web
+npm_ci_pinned examples/typescript-client

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "service/app/web_pages.h"
 #include "storage/migrations.h"
 #include "storage/statements.h"
 
@@ -90,6 +91,7 @@ Replica::Replica(const ReplicaOptions& options)
     http.port = options.http_port;
     http.cors_allowed_origins = options.cors_origins;
     http.drain_timeout = options.drain_timeout;
+    http.pages = web_pages(options.web_client);
     http_ = std::make_unique<HttpServer>(
         http, *logic_, *hub_, metrics_, *work_, [this] { return ready(); },
         [this] { return metrics_.render(); });

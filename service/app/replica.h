@@ -35,6 +35,8 @@ struct ReplicaOptions {
     int grpc_port = 0;  // 0: pick a free port (see Replica::grpc_port)
     int http_port = 0;  // 0: pick a free port (see Replica::http_port)
     std::vector<std::string> cors_origins;
+    // Serve the reference web client at /play/ (the docs at /docs always).
+    bool web_client = false;
     int db_pool_size = 8;
     // The longest one database call may take (see storage::PoolOptions).
     std::chrono::milliseconds db_timeout{5'000};
@@ -43,7 +45,7 @@ struct ReplicaOptions {
     std::chrono::seconds drain_timeout{20};
     WatchHubOptions watch;
     GameServiceOptions game;
-    HttpServerOptions http;  // its address, port, origins and drain are set from the above
+    HttpServerOptions http;  // its address, port, origins, drain and pages are set from the above
     // How often readiness (commits acknowledged, pool not starved, schema
     // current) is re-checked.
     std::chrono::milliseconds readiness_interval{1'000};

@@ -27,6 +27,7 @@
 #include "service/rest/rest_json.h"
 #include "service/rest/rest_routes.h"
 #include "service/rest/rest_watch_stream.h"
+#include "service/rest/static_content.h"
 
 namespace foxgeese::service {
 namespace {
@@ -123,6 +124,7 @@ class HttpServerImpl {
     const std::function<bool()> ready_;
     const std::function<std::string()> metrics_text_;
     const RestRoutes routes_;
+    const StaticContent static_content_ = server_static_content(options_.pages.get());
     std::atomic<bool> stopping_{false};
 
   private:
@@ -312,8 +314,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         const auto [path, query] = split_target(target);
         const std::string_view method = head_ ? std::string_view("GET") : request.method_string();
 
-        if (path == "/healthz" || path == "/readyz" || path == "/metrics") {
-            return serve_operational(method, path);
+        // Fixed paths (probes, metrics, static pages) answer GET from memory.
+        if (path == "/healthz" || path == "/readyz" || path == "/metrics" ||
+            server_.static_content_.find(path) != nullptr) {
+            return serve_operational(method, path, request);
         }
         if (request.method() == http::verb::options) {
             const auto methods = server_.routes_.methods_at(path);
@@ -361,7 +365,6 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     }
 
     // The client's address, from X-Forwarded-For when proxies are trusted.
-    template <class Request>
     std::string client_address_of(const Request& request) const {
         std::vector<std::string> forwarded;
         for (const auto& field : request) {
@@ -373,7 +376,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
                               server_.logic_.options().limits.trusted_proxy_hops);
     }
 
-    void serve_operational(std::string_view method, const std::string& path) {
+    void serve_operational(std::string_view method, const std::string& path,
+                           const Request& request) {
         if (method == "OPTIONS") return send_preflight({"GET"});
         if (method != "GET") {
             ServiceError error =
@@ -382,6 +386,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             error.metadata["allow"] = "GET, OPTIONS";
             return send(error_reply(error, kNoRpc, version_));
         }
+        if (const StaticFile* file = server_.static_content_.find(path))
+            return serve_static(*file, request);
         // All three answer from memory at once, on the io thread: readiness is
         // kept current by the replica's own checks, so a stalled database or a
         // full work queue can never make a probe wait.
@@ -394,6 +400,26 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         send(error_reply(transport_error(StatusCode::kUnavailable, kReasonNotReady,
                                          "the server is not ready to serve"),
                          "", version_));
+    }
+
+    // /openapi.json, the docs page, the web client (static_content.h): from
+    // memory on the io thread, revalidated by ETag.
+    void serve_static(const StaticFile& file, const Request& request) {
+        if (!file.location.empty()) {
+            Reply reply{Response(http::status::permanent_redirect, version_), "", StatusCode::kOk};
+            reply.response.set(http::field::location, file.location);
+            return send(std::move(reply));
+        }
+        const bool unchanged = request[http::field::if_none_match] == file.etag;
+        Reply reply =
+            text_reply(unchanged ? "" : std::string(file.body), file.content_type, version_);
+        if (unchanged) reply.response.result(http::status::not_modified);
+        reply.response.set(http::field::etag, file.etag);
+        reply.response.set(http::field::cache_control, "no-cache");
+        reply.response.set("X-Content-Type-Options", "nosniff");
+        if (!file.content_security_policy.empty())
+            reply.response.set("Content-Security-Policy", file.content_security_policy);
+        send(std::move(reply));
     }
 
     void send_preflight(std::vector<std::string> methods) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "service/core/game_service.h"
+#include "service/rest/static_content.h"
 #include "service/runtime/metrics.h"
 #include "service/runtime/work_queue.h"
 #include "service/watch/watch_hub.h"
@@ -33,6 +34,9 @@ struct HttpServerOptions {
     std::vector<std::string> cors_allowed_origins;
     // How long shutdown() waits for requests in flight before closing them.
     std::chrono::milliseconds drain_timeout{std::chrono::seconds(20)};
+    // Pages served besides the API (the docs, the web client); /openapi.json
+    // is always served.
+    std::shared_ptr<const StaticContent> pages;
 };
 
 class HttpServerImpl;

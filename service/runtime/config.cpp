@@ -93,8 +93,8 @@ std::string parse_nonempty(const std::string& source, const std::string& value) 
     return value;
 }
 
-const std::array<Option, 21>& options() {
-    static const std::array<Option, 21> kOptions = {{
+const std::array<Option, 22>& options() {
+    static const std::array<Option, 22> kOptions = {{
         {"--database-url", "DATABASE_URL", "URL",
          "PostgreSQL URL or key=value string; empty runs the embedded PostgreSQL",
          [](ServerConfig& c, const std::string& v, const std::string&) { c.database_url = v; }},
@@ -210,6 +210,11 @@ const std::array<Option, 21>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.trusted_proxy_hops = static_cast<int>(parse_integer(source, v, 0, 10, "a number of hops"));
          }},
+        {"--web-client", "FOXGEESE_WEB_CLIENT", "BOOL",
+         "serve the reference web client at /play/ on the HTTP port (true or false)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.web_client = parse_bool(source, v);
+         }},
     }};
     return kOptions;
 }
@@ -239,7 +244,7 @@ std::string default_text(const Option& option) {
     if (flag == "--moves-per-second") return std::to_string(defaults.moves_per_second);
     if (flag == "--watch-streams-per-address") return std::to_string(defaults.watch_streams_per_address);
     if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
-
+    if (flag == "--web-client") return defaults.web_client ? "true" : "false";
     return {};
 }
 
@@ -509,6 +514,7 @@ std::string describe_config(const ServerConfig& config) {
     for (const std::string& o : config.cors_origins)
         origins += (origins.empty() ? "" : ",") + o;
     text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
+    text += std::string(" web_client=") + (config.web_client ? "true" : "false");
     return text;
 }
 

@@ -45,6 +45,8 @@ struct ServerConfig {
     int moves_per_second = 5;
     int watch_streams_per_address = 32;
     int trusted_proxy_hops = 0;
+    // Serve the reference web client (web/) at /play/ on the HTTP port.
+    bool web_client = false;
     // --help / --version: print server_help_text() / server_version_text() and exit 0.
     bool show_help = false;
     bool show_version = false;

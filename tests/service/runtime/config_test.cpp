@@ -84,6 +84,7 @@ TEST(ConfigTest, DefaultsWithNoFlagsAndNoEnvironment) {
     EXPECT_EQ(config.log_format, "text");
     EXPECT_EQ(config.drain_seconds, 20);
     EXPECT_TRUE(config.migrate_on_start);
+    EXPECT_FALSE(config.web_client);  // off unless asked for, as in production
     EXPECT_FALSE(config.show_help);
     EXPECT_FALSE(config.show_version);
 }
@@ -119,6 +120,8 @@ std::vector<FlagCase> flag_cases() {
          [](const ServerConfig& c) { return std::to_string(c.drain_seconds); }},
         {"--migrate-on-start", "FOXGEESE_MIGRATE_ON_START", "false", "true",
          [](const ServerConfig& c) { return std::string(c.migrate_on_start ? "true" : "false"); }},
+        {"--web-client", "FOXGEESE_WEB_CLIENT", "true", "false",
+         [](const ServerConfig& c) { return std::string(c.web_client ? "true" : "false"); }},
     };
 }
 

@@ -1,0 +1,149 @@
+// The REST API as the client uses it: typed by the OpenAPI document (the
+// types openapi-typescript generated at build time), called with fetch.
+import type { components } from "./openapi.js";
+
+type Schemas = components["schemas"];
+export type Board = Schemas["foxgeese.v1.Board"];
+// Message fields may be absent in proto3 JSON; the client checks once, here,
+// the ones it cannot do without.
+export type Variant = Schemas["foxgeese.v1.Variant"] & { board: Board };
+export type Game = Schemas["foxgeese.v1.Game"];
+export type Move = Schemas["foxgeese.v1.Move"];
+export type Side = Schemas["foxgeese.v1.Side"];
+export type Seat = Schemas["foxgeese.v1.Seat"];
+export type SeatChoice = Schemas["foxgeese.v1.SeatChoice"];
+export type Presence = Schemas["foxgeese.v1.Presence"];
+export type CreateGameRequest = Schemas["foxgeese.v1.CreateGameRequest"];
+export type CreateGameResponse = Schemas["foxgeese.v1.CreateGameResponse"] & { game: Game };
+export type JoinGameResponse = Schemas["foxgeese.v1.JoinGameResponse"] & { game: Game };
+export type ListMovesResponse = Schemas["foxgeese.v1.ListMovesResponse"] & { game: Game };
+export type WatchEvent = Schemas["foxgeese.v1.WatchGameResponse"];
+export type ErrorReason = Schemas["google.rpc.ErrorInfo"]["reason"];
+type Status = Schemas["google.rpc.Status"];
+
+// A refused call: the HTTP status and the ErrorInfo of the error body.
+export class ApiError extends Error {
+    constructor(
+        readonly httpStatus: number,
+        readonly reason: ErrorReason | "NETWORK" | "UNEXPECTED_RESPONSE",
+        message: string,
+        readonly metadata: Record<string, string> = {},
+    ) {
+        super(message);
+    }
+}
+
+// The API's base URL: `?api=https://api.example.com` on the page's URL, else
+// the page's <meta name="foxgeese-api">, else the page's own origin.
+export function apiBase(): string {
+    const fromQuery = new URLSearchParams(location.search).get("api");
+    const fromMeta = document.querySelector<HTMLMetaElement>('meta[name="foxgeese-api"]')?.content;
+    return (fromQuery || fromMeta || "").replace(/\/+$/, "");
+}
+
+// A random UUIDv4 for request ids. crypto.randomUUID needs a secure context;
+// getRandomValues works on plain http too.
+export function uuid4(): string {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function authorization(token: string | undefined): Record<string, string> {
+    return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+// A message field the client needs, or UNEXPECTED_RESPONSE.
+function present<T>(value: T | undefined, what: string): T {
+    if (value === undefined) throw new ApiError(200, "UNEXPECTED_RESPONSE", `the response has no ${what}`);
+    return value;
+}
+
+// The ApiError of a response that is not 2xx.
+export async function errorOf(response: Response): Promise<ApiError> {
+    try {
+        const status = (await response.json()) as Status;
+        for (const detail of status.details) {
+            if (detail["@type"] === "type.googleapis.com/google.rpc.ErrorInfo") {
+                return new ApiError(response.status, detail.reason, status.message, detail.metadata);
+            }
+        }
+        return new ApiError(response.status, "UNEXPECTED_RESPONSE", status.message);
+    } catch {
+        return new ApiError(response.status, "UNEXPECTED_RESPONSE", `HTTP ${response.status}`);
+    }
+}
+
+export class Api {
+    constructor(private readonly base: string) {}
+
+    url(path: string): string {
+        return this.base + path;
+    }
+
+    private async call<T>(method: "GET" | "POST", path: string, body?: unknown, token?: string): Promise<T> {
+        let response: Response;
+        try {
+            response = await fetch(this.url(path), {
+                method,
+                headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...authorization(token) },
+                body: body === undefined ? null : JSON.stringify(body),
+            });
+        } catch (e) {
+            throw new ApiError(0, "NETWORK", `cannot reach the server: ${String(e)}`);
+        }
+        if (!response.ok) throw await errorOf(response);
+        return (await response.json()) as T;
+    }
+
+    async listVariants(): Promise<Variant[]> {
+        // The browser's Accept-Language picks the language of the texts.
+        const reply = await this.call<Schemas["foxgeese.v1.ListVariantsResponse"]>("GET", "/v1/variants");
+        return reply.variants.map((v) => ({ ...v, board: present(v.board, `board of ${v.name}`) }));
+    }
+
+    async createGame(request: CreateGameRequest): Promise<CreateGameResponse> {
+        const reply = await this.call<Schemas["foxgeese.v1.CreateGameResponse"]>("POST", "/v1/games", { ...request, requestId: uuid4() });
+        return { ...reply, game: present(reply.game, "game") };
+    }
+
+    async joinGame(gameId: string, inviteCode: string): Promise<JoinGameResponse> {
+        const reply = await this.call<Schemas["foxgeese.v1.JoinGameResponse"]>(
+            "POST", `/v1/games/${encodeURIComponent(gameId)}:join`, { inviteCode, requestId: uuid4() });
+        return { ...reply, game: present(reply.game, "game") };
+    }
+
+    async getGame(gameId: string): Promise<Game> {
+        const reply = await this.call<Schemas["foxgeese.v1.GetGameResponse"]>("GET", `/v1/games/${encodeURIComponent(gameId)}`);
+        return present(reply.game, "game");
+    }
+
+    async makeMove(gameId: string, move: string, expectedPly: number, token: string): Promise<Game> {
+        const reply = await this.call<Schemas["foxgeese.v1.MakeMoveResponse"]>(
+            "POST", `/v1/games/${encodeURIComponent(gameId)}/moves`, { move, expectedPly, requestId: uuid4() }, token);
+        return present(reply.game, "game");
+    }
+
+    async listMoves(gameId: string): Promise<ListMovesResponse> {
+        const reply = await this.call<Schemas["foxgeese.v1.ListMovesResponse"]>("GET", `/v1/games/${encodeURIComponent(gameId)}/moves`);
+        return { ...reply, game: present(reply.game, "game") };
+    }
+
+    async resign(gameId: string, token: string): Promise<Game> {
+        const reply = await this.call<Schemas["foxgeese.v1.ResignGameResponse"]>("POST", `/v1/games/${encodeURIComponent(gameId)}:resign`, {}, token);
+        return present(reply.game, "game");
+    }
+
+    async offerDraw(gameId: string, token: string): Promise<Game> {
+        const reply = await this.call<Schemas["foxgeese.v1.OfferDrawResponse"]>("POST", `/v1/games/${encodeURIComponent(gameId)}:offerDraw`, {}, token);
+        return present(reply.game, "game");
+    }
+
+    async respondDraw(gameId: string, accept: boolean, token: string): Promise<Game> {
+        const reply = await this.call<Schemas["foxgeese.v1.RespondDrawResponse"]>(
+            "POST", `/v1/games/${encodeURIComponent(gameId)}:respondDraw`, { accept }, token);
+        return present(reply.game, "game");
+    }
+}
