@@ -15,6 +15,7 @@
 
 #include "engine/position_code.h"
 #include "engine/variant.h"
+#include "eval_weights_file.h"
 #include "match_game.h"
 #include "match_players.h"
 #include "match_statistics.h"
@@ -36,8 +37,11 @@ baseline-d<N> (the same at fixed depth N).
   --nodes N            nodes per move for the engine levels (default: each level's own)
   --a-time-ms, --b-time-ms, --a-nodes, --b-nodes
                        the same for one player only (time or node odds)
+  --a-weights FILE, --b-weights FILE
+                       an engine player's evaluation weights for the variant, as
+                       foxgeese-tune prints them ({w1, w2, ...})
   --opening-plies P    random plies before a pair's two games (default 4)
-  --max-plies M        plies after which a game is a draw (default 600)
+  --max-plies M        plies after which a game is a draw (default 1000)
   --seed S             openings and the players' random choices (default 1)
   --verbose            one line per game
 )";
@@ -51,8 +55,10 @@ struct Options {
     MatchBudget budget;
     MatchBudget budget_a;  // a player's own overrides of `budget`
     MatchBudget budget_b;
+    std::optional<EvalWeights> weights_a;
+    std::optional<EvalWeights> weights_b;
     int opening_plies = 4;
-    int max_plies = 600;
+    int max_plies = 1000;
     std::uint64_t seed = 1;
     bool verbose = false;
 };
@@ -105,6 +111,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
             ok = number(options.max_plies) && options.max_plies > 0;
         } else if (flag == "--seed") {
             ok = number(options.seed);
+        } else if ((flag == "--a-weights" || flag == "--b-weights") && value) {
+            auto& weights = flag == "--a-weights" ? options.weights_a : options.weights_b;
+            weights = read_eval_weights(argv[++i]);
+            ok = weights.has_value();
         } else if (flag == "--verbose") {
             options.verbose = true;
         } else {
@@ -149,9 +159,11 @@ int run(const Options& options) {
     };
     // The players' own random choices get seeds of their own, apart from the openings'.
     std::unique_ptr<Player> a =
-        make_player(options.a, budget_of(options.budget_a), options.seed * 2 + 1, error);
+        make_player(options.a, budget_of(options.budget_a), options.seed * 2 + 1, error,
+                    options.weights_a, (*variant)->id());
     std::unique_ptr<Player> b =
-        a ? make_player(options.b, budget_of(options.budget_b), options.seed * 2 + 2, error)
+        a ? make_player(options.b, budget_of(options.budget_b), options.seed * 2 + 2, error,
+                        options.weights_b, (*variant)->id())
           : nullptr;
     if (!a || !b) {
         std::fprintf(stderr, "foxgeese-match: %s\n", error.c_str());
@@ -173,13 +185,14 @@ int run(const Options& options) {
             (a_is_fox ? as_fox : as_geese).add(a_is_fox ? fox_score : 1 - fox_score);
             capped += game.capped();
             if (options.verbose) {
-                std::printf("game %d: %s (fox) - %s (geese): %s %s after %d plies from %s\n",
-                            2 * pair + (a_is_fox ? 1 : 2), fox.name().c_str(), geese.name().c_str(),
-                            std::string(outcome_name(game.status.outcome)).c_str(),
-                            game.capped()
-                                ? "ply cap"
-                                : std::string(end_reason_name(game.status.reason)).c_str(),
-                            game.plies, format_position_code(opening).c_str());
+                std::printf(
+                    "game %d: %s (fox) - %s (geese): %s %s after %d plies, %d geese left, from "
+                    "%s\n",
+                    2 * pair + (a_is_fox ? 1 : 2), fox.name().c_str(), geese.name().c_str(),
+                    std::string(outcome_name(game.status.outcome)).c_str(),
+                    game.capped() ? "ply cap"
+                                  : std::string(end_reason_name(game.status.reason)).c_str(),
+                    game.plies, game.geese_left, format_position_code(opening).c_str());
                 std::fflush(stdout);
             }
         }

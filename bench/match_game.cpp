@@ -51,6 +51,7 @@ GameRecord play_game(const Position& start, Player& fox, Player& geese, int max_
         game.status = evaluate_status(pos, history.record(pos));
         if (keep_positions) game.positions.push_back(pos);
     }
+    game.geese_left = pos.geese_count();
     return game;
 }
 

@@ -16,6 +16,7 @@ namespace foxgeese::bench {
 struct GameRecord {
     GameStatus status;                // ongoing only when the ply cap ended the game
     int plies = 0;                    // played from the opening on
+    int geese_left = 0;               // at the end
     std::vector<Position> positions;  // every position, the opening first, if asked for
     bool capped() const { return !status.over(); }
 };

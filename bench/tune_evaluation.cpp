@@ -1,9 +1,11 @@
 // foxgeese-tune: fits a variant's evaluation weights to the results of
 // self-play games (the "Texel" method), in rounds:
 //
-//   1. The engine plays itself from random openings, both sides at the same
-//      node budget, with the current weights (round 1: those in
-//      engine/evaluation.cpp).
+//   1. The engine plays itself from random openings with the current weights
+//      (round 1: those in engine/evaluation.cpp), each side at a budget drawn
+//      from a quarter, one and four times --nodes: at equal strength one side
+//      can win every game (the fox in standard), and results that never vary
+//      teach nothing.
 //   2. Every quiet position of those games (no fox can jump: the
 //      evaluation's job is the positions the quiescence search stops at)
 //      becomes a sample: its features and the game's result for the fox side
@@ -33,6 +35,8 @@
 #include "engine/evaluation.h"
 #include "engine/movegen.h"
 #include "engine/variant.h"
+#include "engine/zobrist.h"
+#include "eval_weights_file.h"
 #include "match_game.h"
 #include "match_players.h"
 #include "match_statistics.h"
@@ -53,6 +57,8 @@ struct Options {
     int max_plies = 400;
     int verify_games = 100;
     std::uint64_t seed = 1;
+    std::string start_weights;  // a file; empty for the weights in engine/evaluation.cpp
+    std::string out;            // a file for the final weights; empty for none
 };
 
 struct Sample {
@@ -62,19 +68,30 @@ struct Sample {
 
 std::vector<Sample> self_play(const Variant& variant, const EvalWeights& weights,
                               const Options& options, std::uint64_t seed) {
-    MatchBudget budget;
-    budget.nodes = options.nodes;
     std::string error;
-    // Level 7 without its time cap: the node budget alone, no random alternatives.
-    auto fox = make_player("level7", budget, seed, error, weights, variant.id());
-    auto geese = make_player("level7", budget, seed + 1, error, weights, variant.id());
+    // Level 7 at a node budget alone: no time cap, no random alternatives.
+    auto player_at = [&](std::uint64_t nodes) {
+        MatchBudget budget;
+        budget.nodes = nodes;
+        return make_player("level7", budget, seed, error, weights, variant.id());
+    };
+    const std::uint64_t budgets[] = {options.nodes / 4, options.nodes, options.nodes * 4};
+    std::unique_ptr<Player> foxes[3];
+    std::unique_ptr<Player> geese[3];
+    for (int i = 0; i < 3; ++i) {
+        foxes[i] = player_at(budgets[i]);
+        geese[i] = player_at(budgets[i]);
+    }
     std::vector<Sample> samples;
     int fox_wins = 0;
     int draws = 0;
+    std::uint64_t state = seed;
     for (int game_index = 0; game_index < options.games; ++game_index) {
         const Position opening =
             random_opening(variant, options.opening_plies, seed * 7919 + game_index);
-        const GameRecord game = play_game(opening, *fox, *geese, options.max_plies, true);
+        Player& fox = *foxes[zobrist::splitmix64(state) % 3];
+        Player& goose = *geese[zobrist::splitmix64(state) % 3];
+        const GameRecord game = play_game(opening, fox, goose, options.max_plies, true);
         const double result = fox_side_score(game);
         fox_wins += result == 1.0;
         draws += result == 0.5;
@@ -166,10 +183,7 @@ void print_weights(const EvalWeights& weights) {
                     std::string(eval_feature_name(static_cast<EvalFeature>(i))).c_str(),
                     weights[i]);
     }
-    std::printf("  as C++: {");
-    for (int i = 0; i < kEvalFeatureCount; ++i)
-        std::printf("%s%d", i ? ", " : "", weights[i]);
-    std::printf("}\n");
+    std::printf("  as C++: %s\n", format_eval_weights(weights).c_str());
 }
 
 // Tuned against starting weights at the self-play budget, both sides of each opening.
@@ -221,6 +235,10 @@ bool parse_options(int argc, char** argv, Options& options) {
             ok = parse_number(value, options.verify_games);
         } else if (flag == "--seed") {
             ok = parse_number(value, options.seed);
+        } else if (flag == "--weights") {
+            options.start_weights = value;
+        } else if (flag == "--out") {
+            options.out = value;
         } else {
             ok = false;
         }
@@ -249,7 +267,16 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "foxgeese-tune: %s\n", variant.error().message.c_str());
         return 2;
     }
-    const EvalWeights start = default_eval_weights((*variant)->id());
+    EvalWeights start = default_eval_weights((*variant)->id());
+    if (!options.start_weights.empty()) {
+        const std::optional<EvalWeights> read = read_eval_weights(options.start_weights);
+        if (!read) {
+            std::fprintf(stderr, "foxgeese-tune: no weights in %s\n",
+                         options.start_weights.c_str());
+            return 2;
+        }
+        start = *read;
+    }
     EvalWeights weights = start;
     for (int round = 1; round <= options.rounds; ++round) {
         std::printf("round %d\n", round);
@@ -261,6 +288,12 @@ int main(int argc, char** argv) {
                     mean_loss(samples, weights));
         print_weights(weights);
         std::fflush(stdout);
+    }
+    if (!options.out.empty()) {
+        if (std::FILE* out = std::fopen(options.out.c_str(), "w")) {
+            std::fprintf(out, "%s\n", format_eval_weights(weights).c_str());
+            std::fclose(out);
+        }
     }
     if (options.verify_games > 0) verify(**variant, weights, start, options);
     return 0;

@@ -68,6 +68,37 @@ const PenDistances& pen_distances(const Variant& variant) {
     return two_foxes;
 }
 
+// Forward steps a goose on each point could still make on an empty board: the
+// longest path of forward and diagonally forward steps (sideways ones do not
+// count). In standard without sideways steps this is the geese's whole
+// reserve of moves; geese out of moves lose.
+struct GooseTempo {
+    std::array<std::uint8_t, kMaxPoints> steps{};
+
+    explicit GooseTempo(const Variant& variant) {
+        const Board& board = variant.board();
+        // Ranks from the top down: a point's successors are all done before it.
+        for (int rank = board.ranks() - 1; rank >= 0; --rank) {
+            for (int p = 0; p < board.point_count(); ++p) {
+                if (board.rank_of(p) != rank) continue;
+                for (Bitboard next = variant.goose_steps(p); next;) {
+                    const int q = pop_lowest(next);
+                    if (board.rank_of(q) > rank) {
+                        steps[p] = std::max(steps[p], static_cast<std::uint8_t>(steps[q] + 1));
+                    }
+                }
+            }
+        }
+    }
+};
+
+const GooseTempo& goose_tempo(const Variant& variant) {
+    // Forward steps do not depend on the geese_sideways option: one table per board.
+    static const GooseTempo cross33(*Variant::find("standard", {}).value());
+    static const GooseTempo cross45(*Variant::find("big_cross", {}).value());
+    return variant.board().id() == BoardId::kCross33 ? cross33 : cross45;
+}
+
 // Empty points the foxes reach by steps, flooding outwards from them; the
 // foxes' own points are included.
 Bitboard fox_room(const Position& pos) {
@@ -85,10 +116,10 @@ Bitboard fox_room(const Position& pos) {
 }
 
 constexpr std::string_view kFeatureNames[kEvalFeatureCount] = {
-    "constant",    "geese_left",    "geese_spare_square", "fox_steps",
-    "fox_jumps",   "fox_room",      "fox_cramped",        "exposed_geese",
-    "goose_links", "geese_advance", "geese_past_foxes",   "goose_moves",
-    "pen_geese",   "pen_distance",  "foxes_in_pen",       "fox_to_move",
+    "constant",         "geese_left",       "geese_spare_square", "fox_steps",   "fox_jumps",
+    "fox_room",         "fox_cramped",      "exposed_geese",      "goose_links", "geese_advance",
+    "geese_outflanked", "fox_behind_geese", "goose_tempo",        "goose_moves", "pen_geese",
+    "pen_distance",     "foxes_in_pen",     "fox_to_move",
 };
 
 }  // namespace
@@ -110,10 +141,8 @@ EvalFeatures eval_features(const Position& pos) {
     f[kGeeseLeft] = pos.geese_count();
     f[kGeeseSpareSquare] = spare * spare;
 
-    int highest_fox_rank = 0;
     for (Bitboard fx = foxes; fx;) {
         const int fox = pop_lowest(fx);
-        highest_fox_rank = std::max(highest_fox_rank, board.rank_of(fox));
         f[kFoxSteps] += count(board.links_from(fox) & empty);
         for (const JumpLine* j = board.jumps_begin(fox); j != board.jumps_end(fox); ++j) {
             f[kFoxJumps] += has(geese, j->over) && has(empty, j->land);
@@ -126,8 +155,18 @@ EvalFeatures eval_features(const Position& pos) {
     const int cramp = std::max(0, 8 - room_size);
     f[kFoxCramped] = cramp * cramp;
 
+    int lowest_room_rank = board.ranks();
+    for (Bitboard r = room; r;)
+        lowest_room_rank = std::min(lowest_room_rank, board.rank_of(pop_lowest(r)));
+    int lowest_goose_rank = board.ranks();
+    for (Bitboard g = geese; g;)
+        lowest_goose_rank = std::min(lowest_goose_rank, board.rank_of(pop_lowest(g)));
+    for (Bitboard r = room; r;)
+        f[kFoxBehindGeese] += board.rank_of(pop_lowest(r)) < lowest_goose_rank;
+
     const JumpAxes& axes = jump_axes(board);
     const PenDistances& pen = pen_distances(variant);
+    const GooseTempo& tempo = goose_tempo(variant);
     for (Bitboard g = geese; g;) {
         const int goose = pop_lowest(g);
         bool exposed = false;
@@ -139,7 +178,8 @@ EvalFeatures eval_features(const Position& pos) {
         // Each link between two geese is seen from its upper end only.
         f[kGooseLinks] += count(board.links_from(goose) & geese & ~(bit(goose) - 1));
         f[kGeeseAdvance] += board.rank_of(goose);
-        f[kGeesePastFoxes] += board.rank_of(goose) > highest_fox_rank;
+        f[kGeeseOutflanked] += board.rank_of(goose) > lowest_room_rank;
+        f[kGooseTempo] += tempo.steps[goose];
         f[kGooseMoves] += count(variant.goose_steps(goose) & empty);
         f[kPenDistance] += pen.steps[goose];
     }
@@ -160,12 +200,12 @@ Score evaluate(const Position& pos, const EvalWeights& weights) {
 
 const EvalWeights& default_eval_weights(VariantId variant) {
     // Hand-set starting point; see the tuning notes at the end of this file.
-    static constexpr EvalWeights kStandard = {1300, -100, 0, 6, 30, 3, -6, 12,
-                                              -3,   -2,   8, 2, 0,  0, 0,  10};
-    static constexpr EvalWeights kBigCross = {1800, -100, 0, 6, 30, 3, -6, 12,
-                                              -3,   -2,   8, 2, 0,  0, 0,  10};
-    static constexpr EvalWeights kTwoFoxes = {1200, -60, 0, 4, 25,  2, -4, 10,
-                                              -2,   -1,  4, 2, -20, 5, 30, 10};
+    static constexpr EvalWeights kStandard = {1300, -100, 0,  6, 30, 3, -6, 12, -3,
+                                              -2,   8,    20, 0, 2,  0, 0,  0,  10};
+    static constexpr EvalWeights kBigCross = {1800, -100, 0,  6, 30, 3, -6, 12, -3,
+                                              -2,   8,    20, 0, 2,  0, 0,  0,  10};
+    static constexpr EvalWeights kTwoFoxes = {1200, -60, 0,  4, 25, 2,   -4, 10, -2,
+                                              -1,   4,   20, 0, 2,  -20, 5,  30, 10};
     switch (variant) {
         case VariantId::kStandard:
             return kStandard;

@@ -27,7 +27,9 @@ enum EvalFeature : int {
     kExposedGeese,      // geese a fox could jump from a point it can reach
     kGooseLinks,        // links joining two geese: the formation holds together
     kGeeseAdvance,      // ranks the geese have advanced in total
-    kGeesePastFoxes,    // geese above every fox: they can no longer hem it in
+    kGeeseOutflanked,   // geese above the lowest rank the foxes reach: they cannot hem them in
+    kFoxBehindGeese,    // points the foxes reach below every goose: geese never come back
+    kGooseTempo,        // forward steps the geese could still make on an empty board
     kGooseMoves,        // goose moves available: geese without a move lose
     kPenGeese,          // two_foxes: geese in the pen
     kPenDistance,       // two_foxes: goose steps still needed to reach the pen

@@ -325,7 +325,8 @@ TEST(SearchDraws, AMoveToAPositionSeenTwiceBeforeIsADraw) {
     });
     RepetitionHistory history = history_of(pos);
     Searcher searcher(1);
-    const SearchLimits all_lines = depth_limit(4, 64);
+    // Two plies: too few for a repetition inside the tree.
+    const SearchLimits all_lines = depth_limit(2, 64);
     EXPECT_NE(line_score(searcher.search(pos, history, all_lines), pos, "e7-e6"), kDrawScore);
 
     history.set(after.key(), 2);
