@@ -8,12 +8,20 @@
 //      teach nothing.
 //   2. Every quiet position of those games (no fox can jump: the
 //      evaluation's job is the positions the quiescence search stops at)
-//      becomes a sample: its features and the game's result for the fox side
-//      (1, 1/2 or 0).
+//      becomes a sample: its features and a target for the fox side, the
+//      game's result (1, 1/2 or 0) blended with --search-weight of what a
+//      deeper search (four times --nodes) makes of the position, as
+//      sigmoid(score / kScale). Where one side wins every game (the fox in
+//      standard) the result alone says nothing about the positions; the
+//      deeper search still sees which formations end in a trap or with the
+//      geese out of moves, and the fit learns to see it earlier.
 //   3. Logistic regression: the weights minimise the cross-entropy between
-//      the results and sigmoid(evaluation / kScale), by gradient descent on
-//      standardised features with a small L2 penalty (several features move
-//      together, e.g. geese left and their square).
+//      the targets and sigmoid(evaluation / kScale), by gradient descent on
+//      standardised features, with an L2 penalty that pulls each weight
+//      towards the round's weights: features the games hardly vary (material
+//      in big_cross, where captures are rare) keep what they had instead of
+//      drifting to nothing, and features that move together (geese left and
+//      their square, advance and tempo) do not trade off wildly.
 //   4. The fitted weights play the next round.
 //
 // After the last round a verification match (tuned against the weights the
@@ -34,6 +42,7 @@
 
 #include "engine/evaluation.h"
 #include "engine/movegen.h"
+#include "engine/search.h"
 #include "engine/variant.h"
 #include "engine/zobrist.h"
 #include "eval_weights_file.h"
@@ -57,13 +66,16 @@ struct Options {
     int max_plies = 400;
     int verify_games = 100;
     std::uint64_t seed = 1;
+    double search_weight = 0;   // share of the deeper search's verdict in the target
+    int stride = 1;             // keep every stride-th quiet position (they repeat one another)
     std::string start_weights;  // a file; empty for the weights in engine/evaluation.cpp
     std::string out;            // a file for the final weights; empty for none
 };
 
 struct Sample {
+    Position position;
     EvalFeatures features;
-    double result;  // for the fox side
+    double result;  // the target for the fox side
 };
 
 std::vector<Sample> self_play(const Variant& variant, const EvalWeights& weights,
@@ -95,9 +107,11 @@ std::vector<Sample> self_play(const Variant& variant, const EvalWeights& weights
         const double result = fox_side_score(game);
         fox_wins += result == 1.0;
         draws += result == 0.5;
+        int quiet = 0;
         for (const Position& pos : game.positions) {
             if (won_outright(pos) || any_fox_can_jump(pos) || !has_legal_move(pos)) continue;
-            samples.push_back(Sample{eval_features(pos), result});
+            if (quiet++ % options.stride == 0)
+                samples.push_back(Sample{pos, eval_features(pos), result});
         }
     }
     std::printf("  self-play: %d games, fox side won %d, drew %d, lost %d; %zu quiet positions\n",
@@ -107,6 +121,28 @@ std::vector<Sample> self_play(const Variant& variant, const EvalWeights& weights
 
 double sigmoid(double x) {
     return 1.0 / (1.0 + std::exp(-x));
+}
+
+// Blends each sample's result with a deeper search's verdict on its position.
+void blend_search_verdicts(std::vector<Sample>& samples, const Variant& variant,
+                           const EvalWeights& weights, const Options& options) {
+    if (options.search_weight <= 0) return;
+    Searcher searcher(16);
+    searcher.set_eval_weights(variant.id(), weights);
+    SearchLimits limits;
+    limits.nodes = options.nodes * 4;
+    for (Sample& sample : samples) {
+        RepetitionHistory history;
+        history.record(sample.position);
+        const SearchResult& result = searcher.search(sample.position, history, limits);
+        const Score fox_side =
+            sample.position.side_to_move() == Side::kFox ? result.score() : -result.score();
+        const double verdict = is_win(fox_side)    ? 1.0
+                               : is_loss(fox_side) ? 0.0
+                                                   : sigmoid(fox_side / kScale);
+        sample.result =
+            (1 - options.search_weight) * sample.result + options.search_weight * verdict;
+    }
 }
 
 double mean_loss(const std::vector<Sample>& samples, const EvalWeights& weights) {
@@ -121,8 +157,9 @@ double mean_loss(const std::vector<Sample>& samples, const EvalWeights& weights)
     return loss / static_cast<double>(samples.size());
 }
 
-// Logistic regression on standardised features; the constant feature is the intercept.
-EvalWeights fit(const std::vector<Sample>& samples) {
+// Logistic regression on standardised features, pulled towards `prior`; the
+// constant feature is the intercept.
+EvalWeights fit(const std::vector<Sample>& samples, const EvalWeights& prior) {
     constexpr int n = kEvalFeatureCount;
     std::array<double, n> mean{};
     std::array<double, n> spread{};
@@ -138,11 +175,18 @@ EvalWeights fit(const std::vector<Sample>& samples) {
     for (int i = 0; i < n; ++i)
         spread[i] = std::sqrt(spread[i]);
 
-    // Weights on standardised features (a feature that never varies keeps 0);
-    // beta[kConstant] is the intercept.
-    std::array<double, n> beta{};
+    // Weights on standardised features (a feature that never varies keeps its
+    // prior); beta[kConstant] is the intercept. The descent starts at the prior.
+    std::array<double, n> prior_beta{};
+    prior_beta[kConstant] = prior[kConstant] / kScale;
+    for (int i = 0; i < n; ++i) {
+        if (i == kConstant) continue;
+        prior_beta[i] = prior[i] / kScale * spread[i];
+        prior_beta[kConstant] += prior[i] / kScale * mean[i];
+    }
+    std::array<double, n> beta = prior_beta;
     constexpr double kLearningRate = 0.5;
-    constexpr double kL2 = 1e-3;
+    constexpr double kPrior = 3e-3;
     constexpr int kIterations = 3000;
     for (int iteration = 0; iteration < kIterations; ++iteration) {
         std::array<double, n> gradient{};
@@ -160,7 +204,7 @@ EvalWeights fit(const std::vector<Sample>& samples) {
             }
         }
         for (int i = 0; i < n; ++i) {
-            const double penalty = i == kConstant ? 0 : kL2 * beta[i];
+            const double penalty = i == kConstant ? 0 : kPrior * (beta[i] - prior_beta[i]);
             beta[i] -= kLearningRate * (gradient[i] + penalty);
         }
     }
@@ -168,7 +212,12 @@ EvalWeights fit(const std::vector<Sample>& samples) {
     EvalWeights weights{};
     double intercept = beta[kConstant];
     for (int i = 0; i < n; ++i) {
-        if (i == kConstant || spread[i] == 0) continue;
+        if (i == kConstant) continue;
+        if (spread[i] == 0) {
+            weights[i] = prior[i];
+            intercept -= prior[i] / kScale * mean[i];
+            continue;
+        }
         const double raw = beta[i] / spread[i];
         intercept -= raw * mean[i];
         weights[i] = static_cast<int>(std::lround(raw * kScale));
@@ -235,6 +284,11 @@ bool parse_options(int argc, char** argv, Options& options) {
             ok = parse_number(value, options.verify_games);
         } else if (flag == "--seed") {
             ok = parse_number(value, options.seed);
+        } else if (flag == "--search-weight") {
+            ok = parse_number(value, options.search_weight) && options.search_weight >= 0 &&
+                 options.search_weight <= 1;
+        } else if (flag == "--stride") {
+            ok = parse_number(value, options.stride) && options.stride > 0;
         } else if (flag == "--weights") {
             options.start_weights = value;
         } else if (flag == "--out") {
@@ -280,10 +334,11 @@ int main(int argc, char** argv) {
     EvalWeights weights = start;
     for (int round = 1; round <= options.rounds; ++round) {
         std::printf("round %d\n", round);
-        const std::vector<Sample> samples =
+        std::vector<Sample> samples =
             self_play(**variant, weights, options, options.seed + 1000 * round);
+        blend_search_verdicts(samples, **variant, weights, options);
         const double before = mean_loss(samples, weights);
-        weights = fit(samples);
+        weights = fit(samples, weights);
         std::printf("  cross-entropy %.4f with the round's weights, %.4f fitted\n", before,
                     mean_loss(samples, weights));
         print_weights(weights);

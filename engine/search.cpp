@@ -457,7 +457,12 @@ bool Searcher::Worker::decided_by_rules(int ply, Score& score) const {
     }
     if (!is_drawn(ply)) return false;
     // Having no legal move comes before the draws (rule 3 before 4 and 5).
-    score = has_legal_move(pos_) ? kDrawScore : loss_in(ply);
+    if (!has_legal_move(pos_)) {
+        score = loss_in(ply);
+    } else {
+        // Even plies have the root's side to move.
+        score = ply % 2 == 0 ? kDrawScore - limits_.contempt : kDrawScore + limits_.contempt;
+    }
     return true;
 }
 

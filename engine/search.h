@@ -39,6 +39,11 @@ struct SearchLimits {
     std::uint64_t nodes = 0;           // positions visited; 0 for no limit
     std::chrono::nanoseconds time{0};  // since the search began; 0 for no limit
     int multipv = 1;                   // how many best moves to report (analysis)
+    // How much the side to move at the root dislikes a draw, in score points:
+    // a draw scores -contempt for it and +contempt for the other side, so
+    // that with contempt > 0 it plays on rather than repeat when it is not
+    // worse by more than that. 0 scores every draw exactly 0 (analysis).
+    Score contempt = 0;
     // Set from any thread to end the search; it returns its best move so far.
     const std::atomic<bool>* stop = nullptr;
 };

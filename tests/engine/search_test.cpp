@@ -334,6 +334,12 @@ TEST(SearchDraws, AMoveToAPositionSeenTwiceBeforeIsADraw) {
     const SearchResult& result = searcher.search(pos, history, all_lines);
     EXPECT_EQ(line_score(result, pos, "e7-e6"), kDrawScore);
     EXPECT_NE(line_score(result, pos, "e7-d7"), kDrawScore);
+
+    // With contempt the side to move at the root scores the draw below zero.
+    SearchLimits with_contempt = all_lines;
+    with_contempt.contempt = 30;
+    searcher.clear();
+    EXPECT_EQ(line_score(searcher.search(pos, history, with_contempt), pos, "e7-e6"), -30);
 }
 
 TEST(SearchDraws, TheLosingSideTakesARepetitionDraw) {
