@@ -13,17 +13,22 @@ using std::chrono::milliseconds;
 constexpr int kAnyDepth = SearchLimits::kMaxDepth;
 
 // Budgets double to quadruple from level to level; the chance of an
-// alternative and its bound shrink to nothing at level 7. The ladder in
-// bench/README.md shows each level beating the one below it.
+// alternative and its bound shrink to nothing at level 7 (the evaluation is
+// calibrated to expected results, so a bound in points means about the same
+// in every variant: 200 points is one unit of logit). Every level has a
+// little contempt (a tenth of a goose or so): against a person a bot that
+// repeats into a draw it need not accept is no fun, and against a weaker
+// player a draw is a result thrown away. The ladder in bench/README.md shows
+// how each level fares against the one below it.
 constexpr std::array<BotLevel, kMaxBotLevel> kLevels = {{
-    {1, 1, 0, milliseconds(2000), 4, 40, 400},
-    {2, 2, 0, milliseconds(2000), 4, 30, 300},
-    {3, kAnyDepth, 2'000, milliseconds(2000), 3, 20, 200},
-    {4, kAnyDepth, 8'000, milliseconds(2000), 3, 12, 120},
-    {5, kAnyDepth, 30'000, milliseconds(2000), 2, 8, 80},
-    {6, kAnyDepth, 100'000, milliseconds(2000), 2, 4, 40},
-    {7, kAnyDepth, 400'000, milliseconds(2000), 1, 0, 0},
-    {8, kAnyDepth, 0, milliseconds(1000), 1, 0, 0},
+    {1, 1, 0, milliseconds(2000), 4, 40, 400, 15},
+    {2, 2, 0, milliseconds(2000), 4, 30, 300, 15},
+    {3, kAnyDepth, 2'000, milliseconds(2000), 3, 20, 200, 15},
+    {4, kAnyDepth, 8'000, milliseconds(2000), 3, 12, 120, 15},
+    {5, kAnyDepth, 30'000, milliseconds(2000), 2, 8, 80, 15},
+    {6, kAnyDepth, 100'000, milliseconds(2000), 2, 4, 40, 15},
+    {7, kAnyDepth, 400'000, milliseconds(2000), 1, 0, 0, 15},
+    {8, kAnyDepth, 0, milliseconds(1000), 1, 0, 0, 15},
 }};
 
 }  // namespace
@@ -34,6 +39,7 @@ SearchLimits BotLevel::limits() const {
     limits.nodes = nodes;
     limits.time = time;
     limits.multipv = candidates;
+    limits.contempt = contempt;
     return limits;
 }
 

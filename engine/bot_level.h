@@ -29,6 +29,7 @@ struct BotLevel {
     int candidates;                  // moves searched as lines, the best and the alternatives
     int blunder_percent;             // chance of playing an alternative
     Score max_blunder_loss;          // how much worse than the best an alternative may be
+    Score contempt;                  // see SearchLimits: a bot plays on rather than repeat
 
     SearchLimits limits() const;
 };

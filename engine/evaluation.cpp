@@ -198,14 +198,30 @@ Score evaluate(const Position& pos, const EvalWeights& weights) {
     return pos.side_to_move() == Side::kFox ? fox_side : -fox_side;
 }
 
+// The weights were fitted by bench/tune_evaluation.cpp (its header describes
+// the method: self-play from random openings, logistic regression of each
+// quiet position's features on a target for the fox side, rounds that start
+// from the last fit). The runs behind these numbers, from hand-set weights:
+//
+//   foxgeese-tune --variant big_cross --games 200 --rounds 2 --nodes 8000
+//                 --max-plies 600 --search-weight 0.5 --stride 4 --verify-games 40
+//   foxgeese-tune --variant two_foxes (the same options)
+//   foxgeese-tune --variant standard --games 200 --rounds 2 --nodes 8000
+//                 --search-weight 1 --stride 2
+//
+// Against the hand-set weights at 8,000 nodes per move, both sides of 20
+// openings, the fitted ones scored 70% in big_cross (W 19 D 18 L 3) and 67.5%
+// in two_foxes (W 15 D 24 L 1). In standard the fox side won every self-play
+// game whatever the budgets, so the targets there are the deeper search's
+// verdicts alone and a match says nothing (each side wins its fox games).
+// fox_jumps is 0 in every quiet position, so it keeps its hand-set value.
 const EvalWeights& default_eval_weights(VariantId variant) {
-    // Hand-set starting point; see the tuning notes at the end of this file.
-    static constexpr EvalWeights kStandard = {1300, -100, 0,  6, 30, 3, -6, 12, -3,
-                                              -2,   8,    20, 0, 2,  0, 0,  0,  10};
-    static constexpr EvalWeights kBigCross = {1800, -100, 0,  6, 30, 3, -6, 12, -3,
-                                              -2,   8,    20, 0, 2,  0, 0,  0,  10};
-    static constexpr EvalWeights kTwoFoxes = {1200, -60, 0,  4, 25, 2,   -4, 10, -2,
-                                              -1,   4,   20, 0, 2,  -20, 5,  30, 10};
+    static constexpr EvalWeights kStandard = {1404, -159, -4, 8,   30,  6, 5, 36, 2,
+                                              34,   -12,  80, -18, -32, 0, 0, 0,  33};
+    static constexpr EvalWeights kBigCross = {408, -43, 1,   0, 30, 5, -5, 11, -6,
+                                              3,   10,  -15, 0, -5, 0, 0,  0,  -6};
+    static constexpr EvalWeights kTwoFoxes = {577, -27, -2, 2,  25, 2,   1, 15, -4,
+                                              2,   4,   5,  -1, -4, -51, 9, 24, 5};
     switch (variant) {
         case VariantId::kStandard:
             return kStandard;
