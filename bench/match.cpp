@@ -35,7 +35,8 @@ baseline-d<N> (the same at fixed depth N).
   --games N            games, rounded up to a whole number of pairs (default 20)
   --time-ms T          time per move for every player (default: each level's own)
   --nodes N            nodes per move for the engine levels (default: each level's own)
-  --a-time-ms, --b-time-ms, --a-nodes, --b-nodes
+  --contempt C         the engine levels' contempt (default: each level's own)
+  --a-time-ms, --b-time-ms, --a-nodes, --b-nodes, --a-contempt, --b-contempt
                        the same for one player only (time or node odds)
   --a-weights FILE, --b-weights FILE
                        an engine player's evaluation weights for the variant, as
@@ -52,9 +53,9 @@ struct Options {
     std::string variant = "standard";
     VariantOptions variant_options;
     int games = 20;
-    MatchBudget budget;
-    MatchBudget budget_a;  // a player's own overrides of `budget`
-    MatchBudget budget_b;
+    MatchSettings budget;
+    MatchSettings budget_a;  // a player's own overrides of `budget`
+    MatchSettings budget_b;
     std::optional<EvalWeights> weights_a;
     std::optional<EvalWeights> weights_b;
     int opening_plies = 4;
@@ -75,7 +76,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view flag = argv[i];
         const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
-        auto budget_for = [&](std::string_view f) -> MatchBudget& {
+        auto budget_for = [&](std::string_view f) -> MatchSettings& {
             return f.starts_with("--a-")   ? options.budget_a
                    : f.starts_with("--b-") ? options.budget_b
                                            : options.budget;
@@ -105,6 +106,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
             budget_for(flag).time = std::chrono::milliseconds(ms);
         } else if (flag == "--nodes" || flag == "--a-nodes" || flag == "--b-nodes") {
             ok = number(budget_for(flag).nodes);
+        } else if (flag == "--contempt" || flag == "--a-contempt" || flag == "--b-contempt") {
+            ok = number(budget_for(flag).contempt) && budget_for(flag).contempt >= 0;
         } else if (flag == "--opening-plies") {
             ok = number(options.opening_plies) && options.opening_plies >= 0;
         } else if (flag == "--max-plies") {
@@ -151,10 +154,11 @@ int run(const Options& options) {
         return 2;
     }
     std::string error;
-    auto budget_of = [&](const MatchBudget& own) {
-        MatchBudget budget = options.budget;
+    auto budget_of = [&](const MatchSettings& own) {
+        MatchSettings budget = options.budget;
         if (own.time.count() > 0) budget.time = own.time;
         if (own.nodes > 0) budget.nodes = own.nodes;
+        if (own.contempt >= 0) budget.contempt = own.contempt;
         return budget;
     };
     // The players' own random choices get seeds of their own, apart from the openings'.

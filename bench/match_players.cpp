@@ -13,10 +13,11 @@ using Clock = std::chrono::steady_clock;
 
 class EnginePlayer final : public Player {
   public:
-    EnginePlayer(int level, const MatchBudget& budget, std::uint64_t seed)
+    EnginePlayer(int level, const MatchSettings& budget, std::uint64_t seed)
         : Player("level" + std::to_string(level)), level_(bot_level(level)), seed_(seed) {
         if (budget.time.count() > 0) level_.time = budget.time;
         if (budget.nodes > 0) level_.nodes = budget.nodes;
+        if (budget.contempt >= 0) level_.contempt = budget.contempt;
     }
     Searcher& searcher() { return searcher_; }
 
@@ -72,7 +73,7 @@ void Player::count_move(int depth, std::uint64_t nodes, std::chrono::nanoseconds
     totals_.time += time;
 }
 
-std::unique_ptr<Player> make_player(std::string_view spec, const MatchBudget& budget,
+std::unique_ptr<Player> make_player(std::string_view spec, const MatchSettings& budget,
                                     std::uint64_t seed, std::string& error,
                                     const std::optional<EvalWeights>& weights, VariantId variant) {
     if (const auto level = number_after(spec, "level")) {

@@ -44,10 +44,11 @@ class Player {
     Totals totals_;
 };
 
-// What a match imposes on every player, overriding the levels' own budgets.
-struct MatchBudget {
+// What a match imposes on its players, overriding the levels' own settings.
+struct MatchSettings {
     std::chrono::milliseconds time{0};  // per move; 0 keeps each level's own
     std::uint64_t nodes = 0;            // per move, engine levels only; 0 keeps each level's own
+    int contempt = -1;                  // engine levels only; -1 keeps each level's own
 };
 
 // A player from its name on the command line: "level1" to "level8" (the bot
@@ -55,7 +56,7 @@ struct MatchBudget {
 // budget's time) or "baseline-d<N>" (fixed depth N, as Ludii plays). Null
 // with a message in `error` for anything else. `weights` replace an engine
 // player's evaluation weights for the variant.
-std::unique_ptr<Player> make_player(std::string_view spec, const MatchBudget& budget,
+std::unique_ptr<Player> make_player(std::string_view spec, const MatchSettings& budget,
                                     std::uint64_t seed, std::string& error,
                                     const std::optional<EvalWeights>& weights = std::nullopt,
                                     VariantId variant = VariantId::kStandard);

@@ -83,7 +83,7 @@ std::vector<Sample> self_play(const Variant& variant, const EvalWeights& weights
     std::string error;
     // Level 7 at a node budget alone: no time cap, no random alternatives.
     auto player_at = [&](std::uint64_t nodes) {
-        MatchBudget budget;
+        MatchSettings budget;
         budget.nodes = nodes;
         return make_player("level7", budget, seed, error, weights, variant.id());
     };
@@ -238,7 +238,7 @@ void print_weights(const EvalWeights& weights) {
 // Tuned against starting weights at the self-play budget, both sides of each opening.
 void verify(const Variant& variant, const EvalWeights& tuned, const EvalWeights& start,
             const Options& options) {
-    MatchBudget budget;
+    MatchSettings budget;
     budget.nodes = options.nodes;
     std::string error;
     auto a = make_player("level7", budget, options.seed, error, tuned, variant.id());
