@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <istream>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "engine/analysis.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -18,12 +20,23 @@
 namespace foxgeese::cli {
 namespace {
 
+constexpr int kMaxAnalyzeDepth = SearchLimits::kMaxDepth;
+constexpr int kMaxAnalyzeLines = 32;
+constexpr double kDefaultAnalyzeSeconds = 1.0;
+
+// Which command the arguments are for: some take options the others do not.
+enum class Command { kPerft, kMoves, kReplay, kAnalyze };
+
 // The arguments every engine command shares, plus the ones some take.
 struct EngineArgs {
     std::string variant;
     VariantOptions options;
     std::optional<std::string> position;
     bool divide = false;
+    // analyze's limits and line count, checked by run_analyze().
+    std::optional<std::string_view> depth;
+    std::optional<std::string_view> time;
+    std::optional<std::string_view> lines;
     std::vector<std::string_view> positional;
 };
 
@@ -35,7 +48,7 @@ std::optional<int> parse_int(std::string_view text) {
 }
 
 // Parses flags in "--name value" or "--name=value" form. Returns an error message or "".
-std::string parse_args(std::span<const std::string_view> args, bool allow_divide, EngineArgs& out) {
+std::string parse_args(std::span<const std::string_view> args, Command command, EngineArgs& out) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string_view arg = args[i];
         std::optional<std::string_view> inline_value;
@@ -63,8 +76,13 @@ std::string parse_args(std::span<const std::string_view> args, bool allow_divide
             }
         } else if (arg == "--sideways" && !inline_value) {
             out.options.geese_sideways = true;
-        } else if (arg == "--divide" && allow_divide && !inline_value) {
+        } else if (arg == "--divide" && command == Command::kPerft && !inline_value) {
             out.divide = true;
+        } else if ((arg == "--depth" || arg == "--time" || arg == "--lines") &&
+                   command == Command::kAnalyze) {
+            const auto v = value();
+            if (!v) return std::string(arg) + " needs a value";
+            (arg == "--depth" ? out.depth : arg == "--time" ? out.time : out.lines) = *v;
         } else if (arg.starts_with("--")) {
             return "unknown option " + std::string(arg);
         } else {
@@ -104,7 +122,7 @@ int fail(std::ostream& err, std::string_view message) {
 
 int run_perft(std::span<const std::string_view> argv, std::ostream& out, std::ostream& err) {
     EngineArgs args;
-    if (std::string e = parse_args(argv, true, args); !e.empty()) return fail(err, e);
+    if (std::string e = parse_args(argv, Command::kPerft, args); !e.empty()) return fail(err, e);
     if (args.positional.size() != 1)
         return fail(err, "perft takes one DEPTH (a number from 0 to 20)");
     const auto depth = parse_int(args.positional[0]);
@@ -134,7 +152,7 @@ int run_perft(std::span<const std::string_view> argv, std::ostream& out, std::os
 
 int run_moves(std::span<const std::string_view> argv, std::ostream& out, std::ostream& err) {
     EngineArgs args;
-    if (std::string e = parse_args(argv, false, args); !e.empty()) return fail(err, e);
+    if (std::string e = parse_args(argv, Command::kMoves, args); !e.empty()) return fail(err, e);
     if (!args.positional.empty()) {
         return fail(err, "unexpected argument '" + std::string(args.positional[0]) + "'");
     }
@@ -157,7 +175,7 @@ int run_moves(std::span<const std::string_view> argv, std::ostream& out, std::os
 int run_replay(std::span<const std::string_view> argv, std::istream& in, std::ostream& out,
                std::ostream& err) {
     EngineArgs args;
-    if (std::string e = parse_args(argv, false, args); !e.empty()) return fail(err, e);
+    if (std::string e = parse_args(argv, Command::kReplay, args); !e.empty()) return fail(err, e);
     if (!args.positional.empty()) {
         return fail(err, "unexpected argument '" + std::string(args.positional[0]) + "'");
     }
@@ -179,6 +197,68 @@ int run_replay(std::span<const std::string_view> argv, std::istream& in, std::os
         out << pos.ply() << '\t' << format_move(pos.board(), *move) << '\t'
             << format_position_code(pos) << '\t' << outcome_name(game.status().outcome) << '\t'
             << end_reason_name(game.status().reason) << '\n';
+    }
+    return 0;
+}
+
+int run_analyze(std::span<const std::string_view> argv, std::ostream& out, std::ostream& err) {
+    EngineArgs args;
+    if (std::string e = parse_args(argv, Command::kAnalyze, args); !e.empty()) return fail(err, e);
+    if (!args.positional.empty()) {
+        return fail(err, "unexpected argument '" + std::string(args.positional[0]) + "'");
+    }
+    if (!args.position) return fail(err, "analyze needs --position CODE");
+    if (args.depth && args.time) return fail(err, "give --depth or --time, not both");
+    AnalysisLimits limits;
+    if (args.depth) {
+        const auto depth = parse_int(*args.depth);
+        if (!depth || *depth < 1 || *depth > kMaxAnalyzeDepth) {
+            return fail(err, "--depth must be a number from 1 to " +
+                                 std::to_string(kMaxAnalyzeDepth) + ", not '" +
+                                 std::string(*args.depth) + "'");
+        }
+        limits.depth = *depth;
+    } else {
+        double seconds = kDefaultAnalyzeSeconds;
+        if (args.time) {
+            const char* begin = args.time->data();
+            const char* end = begin + args.time->size();
+            const auto [stop, ec] = std::from_chars(begin, end, seconds);
+            if (ec != std::errc() || stop != end || !(seconds > 0) || seconds > 3600) {
+                return fail(err, "--time must be seconds above 0, at most 3600, not '" +
+                                     std::string(*args.time) + "'");
+            }
+        }
+        limits.time = std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::duration<double>(seconds));
+    }
+    int line_count = 1;
+    if (args.lines) {
+        const auto n = parse_int(*args.lines);
+        if (!n || *n < 1 || *n > kMaxAnalyzeLines) {
+            return fail(err, "--lines must be a number from 1 to " +
+                                 std::to_string(kMaxAnalyzeLines) + ", not '" +
+                                 std::string(*args.lines) + "'");
+        }
+        line_count = *n;
+    }
+    Setup setup;
+    if (std::string e = make_setup(args, setup); !e.empty()) return fail(err, e);
+    const Position& pos = *setup.position;
+
+    const GameStatus status = evaluate_status(pos, 0);
+    if (status.over()) {
+        out << "game over: " << outcome_name(status.outcome) << " ("
+            << end_reason_name(status.reason) << ")\n";
+        return 0;
+    }
+    const std::vector<AnalysedLine> lines = analyze(pos, limits, line_count);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const AnalysedLine& line = lines[i];
+        out << i + 1 << ". " << describe_score(line.score) << " (depth " << line.depth << "):";
+        for (const Move& move : line.pv)
+            out << ' ' << format_move(pos.board(), move);
+        out << '\n';
     }
     return 0;
 }

@@ -20,6 +20,8 @@ Engine commands (no server needed):
   perft  --variant V [--geese N] [--sideways] [--position CODE] [--divide] DEPTH
   moves  --variant V [--geese N] [--sideways] --position CODE
   replay --variant V [--geese N] [--sideways] [--position CODE]   (moves on stdin)
+  analyze --variant V [--geese N] [--sideways] --position CODE
+          [--depth N | --time S] [--lines K]    (default: 1 s, one line)
 
 Variants: standard (options --geese 13|15|17, --sideways), big_cross, two_foxes.
 )"
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
     if (args[0] == "perft") return cli::run_perft(rest, std::cout, std::cerr);
     if (args[0] == "moves") return cli::run_moves(rest, std::cout, std::cerr);
     if (args[0] == "replay") return cli::run_replay(rest, std::cin, std::cout, std::cerr);
+    if (args[0] == "analyze") return cli::run_analyze(rest, std::cout, std::cerr);
 #ifdef FOXGEESE_CLIENT_COMMANDS
     if (args[0] == "create") return cli::run_create(rest, std::cout, std::cerr);
     if (args[0] == "join") return cli::run_join(rest, std::cout, std::cerr);
