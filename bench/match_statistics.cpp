@@ -13,7 +13,8 @@ constexpr double kZ95 = 1.959964;
 double elo_of(double score) {
     if (score <= 0) return -std::numeric_limits<double>::infinity();
     if (score >= 1) return std::numeric_limits<double>::infinity();
-    return -400.0 * std::log10(1.0 / score - 1.0);
+    // + 0.0 turns an even score's -0 into 0, which prints without a sign.
+    return -400.0 * std::log10(1.0 / score - 1.0) + 0.0;
 }
 
 }  // namespace
