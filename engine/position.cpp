@@ -1,5 +1,7 @@
 #include "position.h"
 
+#include "game_status.h"
+
 namespace foxgeese {
 
 Position::Position(const Variant& variant)
@@ -15,6 +17,7 @@ Position::Position(const Variant& variant, Bitboard foxes, Bitboard geese, Side 
       ply_(ply),
       hash_(0) {
     hash_ = compute_hash();
+    assert(is_consistent());
 }
 
 std::uint64_t Position::compute_hash() const {
@@ -25,6 +28,15 @@ std::uint64_t Position::compute_hash() const {
     for (Bitboard g = geese_; g;)
         hash ^= keys.goose[pop_lowest(g)];
     return hash;
+}
+
+bool Position::is_consistent() const {
+    const Bitboard on_board = board().all_points();
+    // A game starts with at most 100 quiet plies and each ply adds at most one.
+    return (foxes_ & geese_) == 0 && (occupied() & ~on_board) == 0 &&
+           count(foxes_) == variant_->fox_count() &&
+           geese_count() <= variant_->start_geese_count() && hash_ == compute_hash() &&
+           quiet_plies_ >= 0 && ply_ >= 0 && quiet_plies_ <= ply_ + kFiftyMoveQuietPlies;
 }
 
 }  // namespace foxgeese

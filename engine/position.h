@@ -4,6 +4,7 @@
 // never copy a position.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 
 #include "bitboard.h"
@@ -87,6 +88,7 @@ class Position {
         side_ = opponent(side_);
         hash_ ^= keys.geese_to_move;
         ++ply_;
+        assert(is_consistent());
     }
 
     // Takes back the move make() just played.
@@ -106,10 +108,18 @@ class Position {
             geese_ ^= bit(move.from) | bit(move.to);
             hash_ ^= keys.goose[move.from] ^ keys.goose[move.to];
         }
+        assert(is_consistent());
     }
 
     // The hash computed from scratch; make()/unmake() must always agree with it.
     std::uint64_t compute_hash() const;
+
+    // Whether the parts agree with each other and the variant: foxes and geese
+    // on distinct board points, the variant's number of foxes, no more geese
+    // than it starts with, the hash equal to compute_hash(), counters in range.
+    // make() and unmake() assert it in debug builds (it costs a full hash), so
+    // a corrupting move is caught at the move that made it.
+    bool is_consistent() const;
 
     friend bool operator==(const Position& a, const Position& b) {
         return a.variant_ == b.variant_ && a.foxes_ == b.foxes_ && a.geese_ == b.geese_ &&

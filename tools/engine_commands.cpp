@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <istream>
 #include <memory>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/analysis.h"
 #include "engine/game.h"
 #include "engine/game_status.h"
 #include "engine/movegen.h"
@@ -22,6 +24,10 @@
 namespace foxgeese::cli {
 namespace {
 
+constexpr int kMaxAnalyzeDepth = SearchLimits::kMaxDepth;
+constexpr int kMaxAnalyzeLines = 32;
+constexpr double kDefaultAnalyzeSeconds = 1.0;
+
 std::optional<int> parse_int(std::string_view text) {
     int value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -33,7 +39,18 @@ struct EngineArgs {
     VariantFlags variant;
     bool divide = false;
     std::vector<std::string> positional;
+    // analyze's limits and line count, checked by run_analyze().
+    std::string depth;
+    std::string time;
+    std::string lines;
+    const CLI::Option* depth_given = nullptr;
+    const CLI::Option* time_given = nullptr;
+    const CLI::Option* lines_given = nullptr;
 };
+
+bool given(const CLI::Option* option) {
+    return option && option->count() > 0;
+}
 
 // The variant and the position to start from, or an error message.
 struct Setup {
@@ -131,6 +148,69 @@ int run_replay(const EngineArgs& args, Io& io) {
     return 0;
 }
 
+// The best moves by the engine's search: per line its rank, score, depth
+// and principal variation. With --depth the output depends on the
+// arguments alone; --time (default 1 s) depends on the machine.
+int run_analyze(const EngineArgs& args, Io& io) {
+    if (!args.positional.empty())
+        return usage_error(io.err, "unexpected argument '" + args.positional[0] + "'");
+    if (!given(args.variant.position_given))
+        return usage_error(io.err, "analyze needs --position CODE");
+    if (given(args.depth_given) && given(args.time_given))
+        return usage_error(io.err, "give --depth or --time, not both");
+    AnalysisLimits limits;
+    if (given(args.depth_given)) {
+        const auto depth = parse_int(args.depth);
+        if (!depth || *depth < 1 || *depth > kMaxAnalyzeDepth) {
+            return usage_error(io.err, "--depth must be a number from 1 to " +
+                                           std::to_string(kMaxAnalyzeDepth) + ", not '" +
+                                           args.depth + "'");
+        }
+        limits.depth = *depth;
+    } else {
+        double seconds = kDefaultAnalyzeSeconds;
+        if (given(args.time_given)) {
+            const char* begin = args.time.data();
+            const char* end = begin + args.time.size();
+            const auto [stop, ec] = std::from_chars(begin, end, seconds);
+            if (ec != std::errc() || stop != end || !(seconds > 0) || seconds > 3600) {
+                return usage_error(io.err, "--time must be seconds above 0, at most 3600, not '" +
+                                               args.time + "'");
+            }
+        }
+        limits.time = std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::duration<double>(seconds));
+    }
+    int line_count = 1;
+    if (given(args.lines_given)) {
+        const auto n = parse_int(args.lines);
+        if (!n || *n < 1 || *n > kMaxAnalyzeLines) {
+            return usage_error(io.err, "--lines must be a number from 1 to " +
+                                           std::to_string(kMaxAnalyzeLines) + ", not '" +
+                                           args.lines + "'");
+        }
+        line_count = *n;
+    }
+    Setup setup;
+    if (std::string e = make_setup(args.variant, setup); !e.empty()) return usage_error(io.err, e);
+    const Position& pos = *setup.position;
+    const GameStatus status = evaluate_status(pos, 0);
+    if (status.over()) {
+        io.out << "game over: " << outcome_name(status.outcome) << " ("
+               << end_reason_name(status.reason) << ")\n";
+        return 0;
+    }
+    const std::vector<AnalysedLine> lines = analyze(pos, limits, line_count);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const AnalysedLine& line = lines[i];
+        io.out << i + 1 << ". " << describe_score(line.score) << " (depth " << line.depth << "):";
+        for (const Move& move : line.pv)
+            io.out << ' ' << format_move(pos.board(), move);
+        io.out << '\n';
+    }
+    return 0;
+}
+
 // Whether any of the variant flags was given.
 bool any_variant_flag(const CLI::App& command) {
     for (const char* flag : {"--variant", "--geese", "--sideways", "--position", "--divide"}) {
@@ -188,6 +268,14 @@ void add_engine_commands(CommandLine& line) {
     CLI::App& replay_command = line.add("replay", replay->positional,
                                         [replay, &line] { return run_replay(*replay, line.io()); });
     add_variant_flags(replay_command, replay->variant);
+
+    auto analysis = std::make_shared<EngineArgs>();
+    CLI::App& analyze_command = line.add(
+        "analyze", analysis->positional, [analysis, &line] { return run_analyze(*analysis, line.io()); });
+    add_variant_flags(analyze_command, analysis->variant);
+    analysis->depth_given = analyze_command.add_option("--depth", analysis->depth);
+    analysis->time_given = analyze_command.add_option("--time", analysis->time);
+    analysis->lines_given = analyze_command.add_option("--lines", analysis->lines);
 }
 
 }  // namespace foxgeese::cli

@@ -1,5 +1,5 @@
-// The engine commands of the foxgeese program: perft, moves, replay. They need
-// no server. Output is for scripts: keep its format stable.
+// The engine commands of the foxgeese program: perft, moves, replay, analyze.
+// They need no server. Output is for scripts: keep its format stable.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -29,7 +29,8 @@ void add_variant_flags(CLI::App& command, VariantFlags& flags);
 // The variant's options from the flags, or what is wrong with them ("").
 std::string variant_options(const VariantFlags& flags, VariantOptions& options);
 
-// perft, moves (the engine's, or the client's with a GAME_ID) and replay.
+// perft, moves (the engine's, or the client's with a GAME_ID), replay and
+// analyze.
 void add_engine_commands(CommandLine& line);
 
 }  // namespace foxgeese::cli

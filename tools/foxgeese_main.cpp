@@ -20,6 +20,8 @@ Engine commands (no server needed):
   perft  --variant V [--geese N] [--sideways] [--position CODE] [--divide] DEPTH
   moves  --variant V [--geese N] [--sideways] --position CODE
   replay --variant V [--geese N] [--sideways] [--position CODE]   (moves on stdin)
+  analyze --variant V [--geese N] [--sideways] --position CODE
+          [--depth N | --time S] [--lines K]    (default: 1 s, one line)
 
 Variants: standard (options --geese 13|15|17, --sideways), big_cross, two_foxes.
 )"

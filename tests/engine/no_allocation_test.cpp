@@ -1,6 +1,7 @@
-// The engine promises no heap allocation per node in perft and move
-// generation. This binary replaces the global operator new with a counting one
-// and checks that the count does not move during perft and generation.
+// The engine promises no heap allocation per node in perft, move generation
+// and search. This binary replaces the global operator new with a counting one
+// and checks that the count does not move during perft, generation and a
+// search (the Searcher allocates everything when it is built).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -8,6 +9,8 @@
 
 #include "engine/movegen.h"
 #include "engine/perft.h"
+#include "engine/position_code.h"
+#include "engine/search.h"
 #include "engine/variant.h"
 #include "variant_configs.h"
 
@@ -48,8 +51,42 @@ TEST_P(NoAllocation, PerftAndMoveGenerationNeverAllocate) {
     EXPECT_EQ(after - before, 0) << "heap allocations during perft / move generation";
 }
 
+TEST_P(NoAllocation, SearchNeverAllocates) {
+    const Position pos(*GetParam());
+    RepetitionHistory history;
+    history.record(pos);
+    Searcher searcher(1);
+    SearchLimits limits;
+    limits.nodes = 50'000;
+    limits.multipv = 3;
+    const long before = g_allocations;
+    const SearchResult& result = searcher.search(pos, history, limits);
+    const long after = g_allocations;
+    EXPECT_TRUE(result.has_move());
+    EXPECT_EQ(result.nodes, limits.nodes);
+    EXPECT_EQ(after - before, 0) << "heap allocations during a search";
+}
+
 INSTANTIATE_TEST_SUITE_P(AllStarts, NoAllocation, ::testing::ValuesIn(Variant::all()),
                          [](const auto& p) { return testing::config_name(*p.param); });
+
+TEST(NoAllocationSearch, AJumpHeavyPositionBeyondTheMoveBufferAllocatesNothing) {
+    // 375 distinct fox moves: more than one ply's buffer holds.
+    const Variant& standard = *Variant::find("standard", {}).value();
+    const Position pos =
+        parse_position_code(standard, "3/GGG/2FG1G1/1GGG2G/1G1G3/GG1/3 f 0 10").value();
+    RepetitionHistory history;
+    history.record(pos);
+    Searcher searcher(1);
+    // A geese position whose every reply is the jump-heavy one is searched too:
+    // the overflow pass below the root is what matters here.
+    SearchLimits limits;
+    limits.nodes = 20'000;
+    searcher.search(pos, history, limits);  // the root keeps its 375 moves: grows once
+    const long before = g_allocations;
+    searcher.search(pos, history, limits);
+    EXPECT_EQ(g_allocations - before, 0);
+}
 
 }  // namespace
 }  // namespace foxgeese

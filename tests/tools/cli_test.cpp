@@ -225,6 +225,81 @@ TEST(CliReplay, GameEndsByTheFiftyMoveRule) {
               "42\ta3-b3\t3/3/3F3/7/1G5/3/GGG f 100 42\tdraw\tfifty_move_rule\n");
 }
 
+// --- analyze -------------------------------------------------------------
+
+// The fox wins in 3 plies: it steps to c3, any goose move follows, and it
+// takes down to three geese (search_test has the same position).
+constexpr const char* kFoxWinsInThree = "3/3/G6/1GF4/1G5/1G1/1G1 f 0 20";
+
+TEST(CliAnalyze, AForcedWinIsAnExactScoreWithItsLineAndDepth) {
+    const Output r =
+        run({"analyze", "--variant", "standard", "--position", kFoxWinsInThree, "--depth", "6"});
+    EXPECT_EQ(r.exit_status, 0);
+    EXPECT_EQ(r.err, "");
+    EXPECT_EQ(r.out, "1. win in 3 (depth 6): c4-c3 d1-c2 c3xc1xe3\n");
+}
+
+TEST(CliAnalyze, LinesAreRankedWithDistinctLegalFirstMoves) {
+    const std::string code = "3/3/1F1/9/9/GGGGGGGGG/GGG/GGG/GGG f 0 0";
+    const Output r = run({"analyze", "--variant", "big_cross", "--position", code, "--depth",
+                          "4", "--lines", "3"});
+    EXPECT_EQ(r.exit_status, 0);
+    const std::vector<std::string> legal =
+        lines(run({"moves", "--variant", "big_cross", "--position", code}).out);
+    const std::vector<std::string> analysed = lines(r.out);
+    ASSERT_EQ(analysed.size(), 3u) << r.out;
+    std::vector<std::string> first_moves;
+    for (std::size_t i = 0; i < analysed.size(); ++i) {
+        const std::string& line = analysed[i];
+        EXPECT_THAT(line, StartsWith(std::to_string(i + 1) + ". ")) << line;
+        const auto head_end = line.find("(depth 4): ");
+        ASSERT_NE(head_end, std::string::npos) << line;
+        std::istringstream pv(line.substr(head_end + std::string("(depth 4): ").size()));
+        std::string first;
+        pv >> first;
+        EXPECT_NE(std::find(legal.begin(), legal.end(), first), legal.end()) << line;
+        first_moves.push_back(first);
+    }
+    std::sort(first_moves.begin(), first_moves.end());
+    EXPECT_EQ(std::unique(first_moves.begin(), first_moves.end()), first_moves.end());
+}
+
+TEST(CliAnalyze, ATimeLimitGivesOneLineByDefault) {
+    const Output r = run({"analyze", "--variant", "two_foxes", "--position",
+                          "F1F/3/7/GGGGGGG/GGGGGGG/GGG/GGG f 0 0", "--time", "0.2"});
+    EXPECT_EQ(r.exit_status, 0);
+    ASSERT_EQ(lines(r.out).size(), 1u) << r.out;
+    EXPECT_THAT(r.out, StartsWith("1. "));
+    EXPECT_THAT(r.out, HasSubstr("(depth "));
+}
+
+TEST(CliAnalyze, AFinishedGameSaysHowItEnded) {
+    const Output r = run({"analyze", "--variant", "standard", "--position",
+                          "3/3/7/7/2G1G2/GG1/FGG f 0 0", "--depth", "3"});
+    EXPECT_EQ(r.exit_status, 0);
+    EXPECT_EQ(r.out, "game over: geese_win (no_legal_move)\n");
+}
+
+TEST(CliAnalyze, BadArguments) {
+    const std::vector<std::string> base = {"analyze", "--variant", "standard", "--position",
+                                           kFoxWinsInThree};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run(args);
+    };
+    expect_usage_error(run({"analyze", "--variant", "standard"}), {"--position"});
+    expect_usage_error(with({"--depth", "3", "--time", "1"}), {"--depth", "--time"});
+    for (const char* depth : {"0", "x", "101", "2.5"})
+        expect_usage_error(with({"--depth", depth}), {"--depth", depth});
+    for (const char* time : {"0", "-1", "soon", "4000"})
+        expect_usage_error(with({"--time", time}), {"--time", time});
+    for (const char* count : {"0", "33", "all"})
+        expect_usage_error(with({"--lines", count}), {"--lines", count});
+    expect_usage_error(with({"--depth"}), {"--depth", "needs a value"});
+    expect_usage_error(with({"extra"}), {"unexpected argument", "extra"});
+}
+
 // --- errors ----------------------------------------------------------------
 
 TEST(CliErrors, UnknownVariant) {

@@ -1,0 +1,81 @@
+#include "bot_level.h"
+
+#include <algorithm>
+#include <array>
+
+#include "zobrist.h"
+
+namespace foxgeese {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr int kAnyDepth = SearchLimits::kMaxDepth;
+
+// Budgets double to quadruple from level to level; the chance of an
+// alternative and its bound shrink to nothing at level 7 (the evaluation is
+// calibrated to expected results, so a bound in points means about the same
+// in every variant: 200 points is one unit of logit). Every level has a
+// little contempt (a tenth of a goose or so): against a person a bot that
+// repeats into a draw it need not accept is no fun, and against a weaker
+// player a draw is a result thrown away. The ladder in bench/README.md shows
+// how each level fares against the one below it.
+constexpr std::array<BotLevel, kMaxBotLevel> kLevels = {{
+    {1, 1, 0, milliseconds(2000), 4, 40, 400, 15},
+    {2, 2, 0, milliseconds(2000), 4, 30, 300, 15},
+    {3, kAnyDepth, 2'000, milliseconds(2000), 3, 20, 200, 15},
+    {4, kAnyDepth, 8'000, milliseconds(2000), 3, 12, 120, 15},
+    {5, kAnyDepth, 30'000, milliseconds(2000), 2, 8, 80, 15},
+    {6, kAnyDepth, 100'000, milliseconds(2000), 2, 4, 40, 15},
+    {7, kAnyDepth, 400'000, milliseconds(2000), 1, 0, 0, 15},
+    {8, kAnyDepth, 0, milliseconds(1000), 1, 0, 0, 15},
+}};
+
+}  // namespace
+
+SearchLimits BotLevel::limits() const {
+    SearchLimits limits;
+    limits.depth = depth;
+    limits.nodes = nodes;
+    limits.time = time;
+    limits.multipv = candidates;
+    limits.contempt = contempt;
+    return limits;
+}
+
+const BotLevel& bot_level(int level) {
+    return kLevels[std::clamp(level, kMinBotLevel, kMaxBotLevel) - 1];
+}
+
+std::optional<Move> choose_bot_move(const SearchResult& result, const BotLevel& level,
+                                    const Position& pos, std::uint64_t seed) {
+    if (!result.has_move()) return std::nullopt;
+    // One draw per (seed, position): independent from move to move, the same on a replay.
+    std::uint64_t state = seed ^ pos.hash() ^ static_cast<std::uint64_t>(pos.ply()) << 40;
+    const std::uint64_t roll = zobrist::splitmix64(state);
+    if (static_cast<int>(roll % 100) >= level.blunder_percent) return result.best_move();
+
+    const Score best = result.score();
+    // An alternative is bounded in loss, and never turns a result that is not
+    // lost into a proven loss.
+    std::array<const Move*, 16> alternatives{};
+    std::size_t found = 0;
+    for (std::size_t i = 1; i < result.lines.size() && found < alternatives.size(); ++i) {
+        const Score score = result.lines[i].score;
+        if (score >= best - level.max_blunder_loss && !(is_loss(score) && !is_loss(best))) {
+            alternatives[found++] = &result.lines[i].move();
+        }
+    }
+    if (found == 0) return result.best_move();
+    return *alternatives[zobrist::splitmix64(state) % found];
+}
+
+std::optional<Move> play_bot_move(Searcher& searcher, const Position& pos,
+                                  const RepetitionHistory& history, const BotLevel& level,
+                                  std::uint64_t seed, const std::atomic<bool>* stop) {
+    SearchLimits limits = level.limits();
+    limits.stop = stop;
+    return choose_bot_move(searcher.search(pos, history, limits), level, pos, seed);
+}
+
+}  // namespace foxgeese

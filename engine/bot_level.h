@@ -1,0 +1,51 @@
+// Playing levels for people: level 1 is a beginner, level 8 the full engine
+// within its time budget. Lower levels search less (depth or node budgets,
+// which make them machine-independent and reproducible) and, with a bounded
+// chance, play one of their other candidate moves, never one more than a
+// bounded amount worse. The choice is seeded, so a game replays exactly.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+#include "move.h"
+#include "position.h"
+#include "repetition_history.h"
+#include "score.h"
+#include "search.h"
+
+namespace foxgeese {
+
+constexpr int kMinBotLevel = 1;
+constexpr int kMaxBotLevel = 8;
+
+struct BotLevel {
+    int level;
+    int depth;                       // iterations; SearchLimits::kMaxDepth when the budget is nodes
+    std::uint64_t nodes;             // 0 for none
+    std::chrono::milliseconds time;  // a cap for every level, the budget of level 8
+    int candidates;                  // moves searched as lines, the best and the alternatives
+    int blunder_percent;             // chance of playing an alternative
+    Score max_blunder_loss;          // how much worse than the best an alternative may be
+    Score contempt;                  // see SearchLimits: a bot plays on rather than repeat
+
+    SearchLimits limits() const;
+};
+
+// The level's settings; `level` is clamped to 1..8.
+const BotLevel& bot_level(int level);
+
+// The move a bot of that level plays, given its search (run with
+// level.limits()); nothing when the result has no move. `seed` and the
+// position decide whether it plays an alternative and which.
+std::optional<Move> choose_bot_move(const SearchResult& result, const BotLevel& level,
+                                    const Position& pos, std::uint64_t seed);
+
+// Searches and chooses in one call, as the service does for a bot's turn.
+std::optional<Move> play_bot_move(Searcher& searcher, const Position& pos,
+                                  const RepetitionHistory& history, const BotLevel& level,
+                                  std::uint64_t seed, const std::atomic<bool>* stop = nullptr);
+
+}  // namespace foxgeese

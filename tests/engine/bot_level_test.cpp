@@ -1,0 +1,123 @@
+// The bot levels: budgets grow and alternatives shrink from level 1 to 8,
+// level 8 always plays the best move, an alternative is bounded in what it
+// loses, and the choice depends only on the seed and the position.
+#include "engine/bot_level.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "engine/move_key.h"
+#include "engine/movegen.h"
+#include "test_positions.h"
+
+namespace foxgeese {
+namespace {
+
+using testing::position_from_code;
+using testing::variant_named;
+
+// What a level may search, in nodes; depth-limited levels count as less than
+// any node budget, level 8's time as more.
+std::uint64_t budget_rank(const BotLevel& level) {
+    if (level.nodes == 0 && level.depth < SearchLimits::kMaxDepth) return level.depth;
+    if (level.nodes == 0) return ~std::uint64_t{0};
+    return 100 + level.nodes;
+}
+
+TEST(BotLevel, BudgetsGrowAndAlternativesFadeFromLevelToLevel) {
+    for (int level = kMinBotLevel; level < kMaxBotLevel; ++level) {
+        const BotLevel& lower = bot_level(level);
+        const BotLevel& higher = bot_level(level + 1);
+        EXPECT_EQ(lower.level, level);
+        EXPECT_LT(budget_rank(lower), budget_rank(higher)) << level;
+        EXPECT_GE(lower.blunder_percent, higher.blunder_percent) << level;
+        EXPECT_GE(lower.max_blunder_loss, higher.max_blunder_loss) << level;
+        EXPECT_GT(lower.time.count(), 0);
+    }
+    const BotLevel& full = bot_level(kMaxBotLevel);
+    EXPECT_EQ(full.blunder_percent, 0);
+    EXPECT_EQ(full.candidates, 1);
+    EXPECT_EQ(full.nodes, 0u);
+    EXPECT_GT(full.time.count(), 0);
+    EXPECT_LE(full.time, std::chrono::seconds(2));
+    // Out-of-range levels are clamped.
+    EXPECT_EQ(bot_level(0).level, 1);
+    EXPECT_EQ(bot_level(99).level, 8);
+}
+
+// A result with lines scored as given, the moves steps from distinct points.
+SearchResult result_with_scores(std::initializer_list<Score> scores) {
+    SearchResult result;
+    int from = 0;
+    for (Score score : scores) {
+        SearchLine line;
+        line.score = score;
+        line.length = 1;
+        line.pv[0] = Move::step(from, from + 1);
+        from += 2;
+        result.lines.push_back(line);
+    }
+    return result;
+}
+
+int line_of(const SearchResult& result, const Move& move) {
+    for (std::size_t i = 0; i < result.lines.size(); ++i) {
+        if (result.lines[i].move() == move) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+TEST(BotLevel, AnAlternativeIsAtMostTheLevelsBoundWorseAndNeverALoss) {
+    const BotLevel& level = bot_level(1);
+    // Within the bound: line 1; beyond it: line 2; a proven loss: line 3.
+    const SearchResult result = result_with_scores(
+        {100, 100 - level.max_blunder_loss, 99 - level.max_blunder_loss, loss_in(4)});
+    const Position pos(variant_named("standard"));
+    std::map<int, int> chosen;
+    const int trials = 2000;
+    for (std::uint64_t seed = 0; seed < trials; ++seed)
+        ++chosen[line_of(result, *choose_bot_move(result, level, pos, seed))];
+    EXPECT_EQ(chosen.size(), 2u);
+    EXPECT_EQ(chosen[2] + chosen[3], 0);
+    // The share of alternatives is the level's chance, within sampling noise.
+    const double share = static_cast<double>(chosen[1]) / trials;
+    EXPECT_NEAR(share, level.blunder_percent / 100.0, 0.05);
+}
+
+TEST(BotLevel, TheChoiceDependsOnlyOnTheSeedAndThePosition) {
+    const BotLevel& level = bot_level(2);
+    const SearchResult result = result_with_scores({10, 5, 0, -5});
+    const Position pos(variant_named("big_cross"));
+    for (std::uint64_t seed = 0; seed < 50; ++seed) {
+        EXPECT_EQ(*choose_bot_move(result, level, pos, seed),
+                  *choose_bot_move(result, level, pos, seed));
+    }
+}
+
+TEST(BotLevel, LevelEightPlaysTheBestMove) {
+    const SearchResult result = result_with_scores({10, 9, 8});
+    const Position pos(variant_named("two_foxes"));
+    for (std::uint64_t seed = 0; seed < 200; ++seed) {
+        EXPECT_EQ(*choose_bot_move(result, bot_level(8), pos, seed), result.best_move());
+    }
+    EXPECT_FALSE(choose_bot_move(SearchResult{}, bot_level(8), pos, 1).has_value());
+}
+
+TEST(BotLevel, PlaysALegalMoveAtEveryLevel) {
+    const Position pos =
+        position_from_code(variant_named("standard"), "3/3/G1G1G1G/2GF1G1/1G1G1G1/1G1/1G1 f 4 26");
+    RepetitionHistory history;
+    history.record(pos);
+    Searcher searcher(1);
+    for (int level = kMinBotLevel; level <= 6; ++level) {
+        const std::optional<Move> move = play_bot_move(searcher, pos, history, bot_level(level), 7);
+        ASSERT_TRUE(move.has_value());
+        bool legal = false;
+        for_each_legal_move(pos, [&](const Move& m) { legal = legal || m == *move; });
+        EXPECT_TRUE(legal) << "level " << level;
+    }
+}
+
+}  // namespace
+}  // namespace foxgeese
