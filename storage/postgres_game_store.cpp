@@ -118,6 +118,14 @@ std::optional<GameWithLastMove> PostgresGameStore::find_game_by_create_request(
     });
 }
 
+std::optional<GameWithLastMove> PostgresGameStore::find_game_by_token(
+    const std::string& token_hash, const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        return read_game_with_last_move(tx.exec_prepared("find_game_by_token", token_hash));
+    });
+}
+
 std::optional<MoveContext> PostgresGameStore::load_move_context(const std::string& game_id,
                                                                 const std::string& request_hash,
                                                                 const CallBudget& budget) {

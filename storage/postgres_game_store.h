@@ -34,6 +34,9 @@ class PostgresGameStore {
                                               const CallBudget& budget = {});
     std::optional<GameWithLastMove> find_game_by_create_request(const std::string& request_hash,
                                                                 const CallBudget& budget = {});
+    // The game one of whose seats a token (by its digest) holds.
+    std::optional<GameWithLastMove> find_game_by_token(const std::string& token_hash,
+                                                       const CallBudget& budget = {});
 
     // The one read of MakeMove. request_hash may be empty.
     std::optional<MoveContext> load_move_context(const std::string& game_id,

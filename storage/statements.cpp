@@ -36,6 +36,11 @@ void prepare_game_statements(pqxx::connection& conn) {
                  " SELECT game_id, $19, 1, ply FROM g RETURNING game_id");
     conn.prepare("find_game", select + " WHERE g.game_id = $1::uuid");
     conn.prepare("find_game_by_create_request", select + " WHERE g.create_request_hash = $1");
+    // Two indexed lookups rather than one OR, which could not use both indexes.
+    conn.prepare("find_game_by_token",
+                 select + " WHERE g.game_id = COALESCE("
+                          "(SELECT game_id FROM games WHERE fox_token_hash = $1 LIMIT 1),"
+                          "(SELECT game_id FROM games WHERE geese_token_hash = $1 LIMIT 1))");
     conn.prepare("lock_game", select + " WHERE g.game_id = $1::uuid FOR UPDATE OF g");
     conn.prepare("update_game",
                  "UPDATE games SET state = $2, result = $3, end_reason = $4, fox_token_hash = $5,"

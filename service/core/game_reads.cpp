@@ -9,6 +9,7 @@
 #include "service/core/game_views.h"
 #include "service/core/overdue_games.h"
 #include "service/core/page_token.h"
+#include "service/core/seat_auth.h"
 #include "service/core/variant_catalog.h"
 
 namespace foxgeese::service {
@@ -51,6 +52,26 @@ ServiceResult<v1::GetGameResponse> GameService::get_game(const v1::GetGameReques
         if (!found) return game_not_found(id);
         v1::GetGameResponse response;
         *response.mutable_game() = game_view(found->game, found->last_move, clock_.now_us());
+        return response;
+    });
+}
+
+ServiceResult<v1::GetSeatResponse> GameService::get_seat(const v1::GetSeatRequest&,
+                                                         const CallContext& call) {
+    ServiceResult<Bearer> token = require_bearer(call);
+    if (!token.ok()) return token.error();
+    if (!token.value().problem.empty()) return token_rejected(token.value());
+    return guarded<v1::GetSeatResponse>("GetSeat", [&]() -> ServiceResult<v1::GetSeatResponse> {
+        const storage::CallBudget budget = call.budget();
+        auto found = settled(store_.find_game_by_token(token.value().hash, budget), budget);
+        if (!found) return token_rejected(token.value());
+        const Held held = seat_of(found->game, token.value());
+        if (held == Held::kNone) return token_rejected(token.value());
+        v1::GetSeatResponse response;
+        *response.mutable_game() = game_view(found->game, found->last_move, clock_.now_us());
+        response.set_seat(held == Held::kBoth    ? v1::SEAT_BOTH
+                          : held == Held::kFox   ? v1::SEAT_FOX
+                                                 : v1::SEAT_GEESE);
         return response;
     });
 }

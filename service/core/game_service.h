@@ -91,6 +91,8 @@ class GameService {
         const v1::RespondRematchRequest& request, const CallContext& call);
     ServiceResult<v1::JoinRematchResponse> join_rematch(const v1::JoinRematchRequest& request,
                                                         const CallContext& call);
+    ServiceResult<v1::GetSeatResponse> get_seat(const v1::GetSeatRequest& request,
+                                                const CallContext& call);
 
     Clock& clock() const { return clock_; }
     const GameServiceOptions& options() const { return options_; }

@@ -59,6 +59,7 @@ const std::map<std::string, Binding>& bindings() {
         {"OfferRematch", unary(&GameService::offer_rematch)},
         {"RespondRematch", unary(&GameService::respond_rematch)},
         {"JoinRematch", unary(&GameService::join_rematch)},
+        {"GetSeat", unary(&GameService::get_seat)},
         {"WatchGame", streaming<v1::WatchGameRequest>()},
     };
     return table;

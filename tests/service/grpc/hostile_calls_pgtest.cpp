@@ -11,6 +11,7 @@
 #include <mutex>
 #include <pqxx/pqxx>
 #include <string>
+#include <vector>
 
 #include "service/core/rpc_table.h"
 #include "tests/service/harness/service_harness.h"
@@ -71,11 +72,17 @@ TEST_F(HostileGrpc, BytesThatAreNotTheRequestAreInvalidArgumentForEveryRpc) {
             if (type->field(f)->type() == google::protobuf::FieldDescriptor::TYPE_STRING)
                 text = type->field(f);
         }
-        ASSERT_NE(text, nullptr) << method.name();
-        std::string bad_utf8(1, static_cast<char>((text->number() << 3) | 2));
-        bad_utf8 += '\x09';
-        bad_utf8 += std::string("stan\xff" "dard", 9);
-        for (const std::string& bytes : {bad_utf8, truncated, bad_wire_type}) {
+        std::vector<std::string> inputs = {truncated, bad_wire_type};
+        // GetSeat's request is empty: it has no string to spoil.
+        if (text) {
+            std::string bad_utf8(1, static_cast<char>((text->number() << 3) | 2));
+            bad_utf8 += '\x09';
+            bad_utf8 += std::string("stan\xff" "dard", 9);
+            inputs.push_back(bad_utf8);
+        } else {
+            EXPECT_EQ(method.name(), "GetSeat") << "a request without a string field";
+        }
+        for (const std::string& bytes : inputs) {
             SCOPED_TRACE(method.name());
             grpc::Status status;
             if (method.streaming()) {
@@ -105,7 +112,8 @@ TEST_F(HostileGrpc, BytesThatAreNotTheRequestAreInvalidArgumentForEveryRpc) {
         }
         const double counted = server().metrics().requests.value(
             {method.name(), "grpc", "INVALID_ARGUMENT"});
-        EXPECT_GE(counted, 3) << method.name() << " refusals are not counted";
+        EXPECT_GE(counted, static_cast<double>(inputs.size()))
+            << method.name() << " refusals are not counted";
     }
 }
 

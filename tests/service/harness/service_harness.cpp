@@ -448,6 +448,11 @@ Reply<v1::JoinRematchResponse> ServiceClient::join_rematch(const std::string& ga
                                          for_game<v1::JoinRematchRequest>(game_id), auth);
 }
 
+Reply<v1::GetSeatResponse> ServiceClient::get_seat(const Auth& auth) {
+    return call<v1::GetSeatResponse>(*stub_, &v1::FoxGeeseService::Stub::GetSeat,
+                                     v1::GetSeatRequest(), auth);
+}
+
 Reply<v1::CreateGameResponse> ServiceClient::create_forwarded(const v1::CreateGameRequest& request,
                                                               const std::string& forwarded_for) {
     auto context = context_for(Auth::none());

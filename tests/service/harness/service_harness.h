@@ -83,6 +83,7 @@ class ServiceClient {
     Reply<v1::RespondRematchResponse> respond_rematch(const std::string& game_id, bool accept,
                                                       const Auth& auth);
     Reply<v1::JoinRematchResponse> join_rematch(const std::string& game_id, const Auth& auth);
+    Reply<v1::GetSeatResponse> get_seat(const Auth& auth);
     // A CreateGame or JoinGame as if relayed by proxies with this
     // X-Forwarded-For header.
     Reply<v1::CreateGameResponse> create_forwarded(const v1::CreateGameRequest& request,

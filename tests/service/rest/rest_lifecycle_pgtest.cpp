@@ -112,6 +112,20 @@ TEST_F(RestLifecycle, ARematchFromOfferToBothSeats) {
                           grpc().join_rematch(old.id, old.fox_token).status));
 }
 
+TEST_F(RestLifecycle, GetSeatTellsTheGameAndSeatOfAToken) {
+    const SeatedGame game = start_game();
+    const HttpReply reply = rest("GET", "/v1/seat", "", game.geese_token);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    v1::GetSeatResponse seat;
+    ASSERT_TRUE(parse_json(reply.body, seat));
+    EXPECT_EQ(seat.seat(), v1::SEAT_GEESE);
+    EXPECT_EQ(seat.game().game_id(), game.id);
+    EXPECT_TRUE(SameError(rest("GET", "/v1/seat", "", kUnknownToken),
+                          grpc().get_seat(kUnknownToken).status));
+    EXPECT_TRUE(IsRestError(rest("GET", "/v1/seat"), 401, grpc::StatusCode::UNAUTHENTICATED,
+                            "TOKEN_REQUIRED"));
+}
+
 TEST_F(RestLifecycle, OverTheLimitIs429WithRetryAfter) {
     // The burst of 8, whoever used part of it.
     int created = 0;
