@@ -353,7 +353,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             }
             return start_watch(std::move(match.value()), query, std::move(call));
         }
-        offload(rpc, [self = shared_from_this(), match = std::move(match.value()), query,
+        offload(rpc, [self = shared_from_this(), match = std::move(match.value()), query = query,
                       body = std::move(request.body()), call = std::move(call), rpc]() {
             auto built = self->server_.routes_.build_request(match, query, body);
             if (!built.ok()) return error_reply(built.error(), rpc, self->version_);

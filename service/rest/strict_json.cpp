@@ -93,6 +93,10 @@ std::optional<std::string> strict_json_problem(std::string_view body, const pb::
         if (problem) return problem;
         // nlohmann's messages name the byte and what it expected.
         return std::string("the body is not JSON (RFC 8259): ") + e.what();
+    } catch (const Json::out_of_range& e) {
+        if (problem) return problem;
+        // A number beyond what a double holds, such as 1e400.
+        return std::string("the body has a number out of range: ") + e.what();
     }
     if (problem) return problem;
     if (!document.is_object()) return "the body must be a JSON object";

@@ -130,7 +130,7 @@ TEST_F(HostileRest, JsonThatIsNotStrictJsonIsRefused) {
           R"({"variant":"standard","seat":"SEAT_CHOICE_FOX","options":{"geese":13,"geese":15}})",
           R"({"variant":"standard","startPosition":"x","start_position":"y"})",
           R"({"variant":"standard","visibility":"VISIBILITY_PUBLIC",})",
-          std::string(40, '[') + std::string(40, ']')}) {
+          R"({"variant":1e400})", std::string(40, '[') + std::string(40, ']')}) {
         SCOPED_TRACE(body);
         const HttpReply reply = post("/v1/games", body);
         EXPECT_TRUE(IsRestError(reply, 400, C::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
