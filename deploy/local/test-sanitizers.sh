@@ -2,8 +2,9 @@
 # The suite under the sanitizers, each in a build directory of its own:
 # AddressSanitizer + UndefinedBehaviorSanitizer over every test (build-asan),
 # and ThreadSanitizer over the server's own tests, label "service"
-# (build-tsan). Run after deploy/local/install-deps.sh; .ci/run runs it after
-# the test command. Extra arguments go to both cmake runs.
+# (build-tsan). Run after deploy/local/install-deps.sh. Not part of .ci/run:
+# on a 2-core machine the ASan half alone takes about an hour (see README,
+# Tests). Extra arguments go to both cmake runs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo="$(pwd)"
