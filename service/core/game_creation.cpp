@@ -253,7 +253,8 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(
     ServiceResult<NewGame> checked = check_create_request(request, options_);
     if (!checked.ok()) return checked.error();
     const NewGame& wanted = checked.value();
-    if (auto wait = create_limit_.take(call.client_address)) return rate_limited("new games from your address", *wait);
+    if (auto wait = create_limit_.take(call.client_address))
+        return rate_limited("new games from your address", *wait);
 
     return guarded<v1::CreateGameResponse>("CreateGame", [&]()
                                                              -> ServiceResult<

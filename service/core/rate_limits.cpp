@@ -142,7 +142,7 @@ ServiceError rate_limited(const std::string& what, std::chrono::milliseconds ret
     ServiceError error = make_error(
         StatusCode::kResourceExhausted, "RATE_LIMITED",
         "too many " + what + "; retry in " +
-            std::to_string(std::max<std::int64_t>(1, (retry_after.count() + 999) / 1000)) + " s");
+            std::to_string(whole_seconds_up(retry_after)) + " s");
     error.retry_after = retry_after;
     return error;
 }

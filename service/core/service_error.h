@@ -3,7 +3,9 @@
 // a person can act on, and optional metadata and offending field.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -92,6 +94,12 @@ inline const char* status_code_name(StatusCode code) {
             return "UNAUTHENTICATED";
     }
     return "UNKNOWN";
+}
+
+// A wait in whole seconds, rounded up and at least 1: retrying after it
+// succeeds (HTTP's Retry-After, and the messages that state the wait).
+inline std::int64_t whole_seconds_up(std::chrono::milliseconds wait) {
+    return std::max<std::int64_t>(1, (wait.count() + 999) / 1000);
 }
 
 inline ServiceError make_error(StatusCode code, std::string reason, std::string message,

@@ -73,8 +73,7 @@ Reply error_reply(const ServiceError& error, std::string rpc, unsigned version =
         res.set(http::field::allow, allow->second);
     if (error.retry_after) {
         // Whole seconds, rounded up: retrying at the stated time succeeds.
-        res.set(http::field::retry_after,
-                std::to_string(std::max<std::int64_t>(1, (error.retry_after->count() + 999) / 1000)));
+        res.set(http::field::retry_after, std::to_string(whole_seconds_up(*error.retry_after)));
     }
     res.body() = error_to_json(error);
     return reply;
