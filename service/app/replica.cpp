@@ -68,7 +68,9 @@ Replica::Replica(const ReplicaOptions& options)
     const int workers =
         options.worker_threads > 0 ? options.worker_threads : 2 * options.db_pool_size;
     work_ = std::make_unique<WorkQueue>(workers, 4096);
-    grpc_service_ = std::make_unique<GrpcGameService>(*logic_, *hub_, metrics_, *work_);
+    access_log_ = options.access_log ? options.access_log : std::make_shared<AccessLog>(true);
+    grpc_service_ =
+        std::make_unique<GrpcGameService>(*logic_, *hub_, metrics_, *work_, *access_log_);
     register_gauges();
 
     grpc::EnableDefaultHealthCheckService(true);
@@ -93,7 +95,7 @@ Replica::Replica(const ReplicaOptions& options)
     http.drain_timeout = options.drain_timeout;
     http.pages = web_pages(options.web_client);
     http_ = std::make_unique<HttpServer>(
-        http, *logic_, *hub_, metrics_, *work_, [this] { return ready(); },
+        http, *logic_, *hub_, metrics_, *work_, *access_log_, [this] { return ready(); },
         [this] { return metrics_.render(); });
     check_readiness();
     readiness_ = std::thread([this] { readiness_loop(); });

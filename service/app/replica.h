@@ -20,6 +20,7 @@
 #include "service/core/overdue_games.h"
 #include "service/grpc/grpc_game_service.h"
 #include "service/rest/http_server.h"
+#include "service/runtime/access_log.h"
 #include "service/runtime/metrics.h"
 #include "service/runtime/work_queue.h"
 #include "service/watch/watch_hub.h"
@@ -54,6 +55,9 @@ struct ReplicaOptions {
     // How often this replica ends overdue games (0: never; tests that drive
     // the sweeper themselves call sweeper().sweep_once()).
     std::chrono::milliseconds sweep_interval{250};
+    // Where each request and finished stream gets its line (access_log.h);
+    // null: the process's access logger, enabled.
+    std::shared_ptr<const AccessLog> access_log;
 };
 
 // The largest request message accepted; every request is small.
@@ -72,6 +76,7 @@ class Replica {
     int http_port() const { return http_->port(); }
     storage::ConnectionPool& pool() { return *pool_; }
     Metrics& metrics() { return metrics_; }
+    const AccessLog& access_log() const { return *access_log_; }
     WatchHub& hub() { return *hub_; }
     GameService& logic() { return *logic_; }
     WorkQueue& work() { return *work_; }
@@ -94,6 +99,7 @@ class Replica {
     ReplicaOptions options_;
     Clock& clock_;
     Metrics metrics_;
+    std::shared_ptr<const AccessLog> access_log_;
     std::unique_ptr<storage::ConnectionPool> pool_;
     // Readiness has a connection of its own: a starved pool must not hide
     // behind its own starvation.

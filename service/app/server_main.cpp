@@ -58,6 +58,7 @@ int run(const ServerConfig& config) {
     options.http_port = config.http_port;
     options.cors_origins = config.cors_origins;
     options.web_client = config.web_client;
+    options.access_log = std::make_shared<AccessLog>(config.access_log);
     options.db_pool_size = config.db_pool_size;
     options.db_timeout = std::chrono::milliseconds(config.db_timeout_ms);
     options.drain_timeout = std::chrono::seconds(config.drain_seconds);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "service/core/seat_auth.h"
+#include "service/core/secrets.h"
 
 namespace foxgeese::service {
 namespace {
@@ -24,8 +25,7 @@ std::function<MessagePtr()> make_request() {
 }
 
 template <class Request, class Response>
-Binding unary(ServiceResult<Response> (GameService::*method)(const Request&,
-                                                            const CallContext&)) {
+Binding unary(ServiceResult<Response> (GameService::*method)(const Request&, const CallContext&)) {
     return {Request::descriptor(), make_request<Request>(),
             [method](GameService& service, const pb::Message& request,
                      const CallContext& call) -> ServiceResult<MessagePtr> {
@@ -106,6 +106,32 @@ const RpcMethod* find_rpc(std::string_view name) {
         if (method.name() == name) return &method;
     }
     return nullptr;
+}
+
+namespace {
+
+// The message's string field `game_id` when it is a game id; else empty.
+std::string game_id_field(const google::protobuf::Message& message) {
+    const auto* field = message.GetDescriptor()->FindFieldByName("game_id");
+    if (!field || field->type() != google::protobuf::FieldDescriptor::TYPE_STRING ||
+        field->is_repeated())
+        return {};
+    std::string id = message.GetReflection()->GetString(message, field);
+    return is_uuid(id) ? id : std::string();
+}
+
+}  // namespace
+
+std::string game_id_of_call(const google::protobuf::Message& request,
+                            const google::protobuf::Message* response) {
+    if (std::string id = game_id_field(request); !id.empty()) return id;
+    if (!response) return {};
+    if (std::string id = game_id_field(*response); !id.empty()) return id;
+    const auto* game = response->GetDescriptor()->FindFieldByName("game");
+    if (!game || game->type() != google::protobuf::FieldDescriptor::TYPE_MESSAGE ||
+        game->is_repeated() || !response->GetReflection()->HasField(*response, game))
+        return {};
+    return game_id_field(response->GetReflection()->GetMessage(*response, game));
 }
 
 ServiceResult<MessagePtr> call_rpc(const RpcMethod& method, GameService& service,

@@ -43,6 +43,13 @@ const google::protobuf::ServiceDescriptor& foxgeese_service_descriptor();
 const std::vector<RpcMethod>& rpc_methods();
 const RpcMethod* find_rpc(std::string_view name);
 
+// The game a call is about, for the access log: the request's game_id, else
+// the response's (game_id, or game.game_id as CreateGame answers); empty
+// when neither holds a well-formed game id, so nothing a client made up
+// reaches a log line.
+std::string game_id_of_call(const google::protobuf::Message& request,
+                            const google::protobuf::Message* response);
+
 // Runs a unary method: the call-level checks (one authorization value), then
 // the game service.
 ServiceResult<MessagePtr> call_rpc(const RpcMethod& method, GameService& service,

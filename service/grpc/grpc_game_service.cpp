@@ -42,7 +42,8 @@ std::string peer_address(const std::string& peer) {
     rest.remove_prefix(colon + 1);
     if (!rest.empty() && rest.front() == '[') {
         const auto close = rest.find(']');
-        return std::string(rest.substr(1, close == std::string_view::npos ? rest.size() - 1 : close - 1));
+        return std::string(
+            rest.substr(1, close == std::string_view::npos ? rest.size() - 1 : close - 1));
     }
     return std::string(rest.substr(0, rest.rfind(':')));
 }
@@ -70,12 +71,13 @@ CallContext call_context_of(const grpc::CallbackServerContext& context, int trus
     for (auto [it, end] = metadata.equal_range("authorization"); it != end; ++it)
         call.authorization.emplace_back(it->second.data(), it->second.size());
     if (const auto it = metadata.find("accept-language"); it != metadata.end())
-        call.accept_language.assign(it->second.data(), std::min<std::size_t>(it->second.size(), 256));
+        call.accept_language.assign(it->second.data(),
+                                    std::min<std::size_t>(it->second.size(), 256));
     // gRPC states deadlines on the system clock; budgets run on the steady one.
     const auto deadline = context.deadline();
     if (deadline != std::chrono::system_clock::time_point::max()) {
         call.deadline = SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
-                                           deadline - std::chrono::system_clock::now());
+                                                 deadline - std::chrono::system_clock::now());
     }
     call.cancelled = [&context] { return context.IsCancelled(); };
     return call;
@@ -86,14 +88,30 @@ std::optional<ServiceError> check_metadata_size(const grpc::CallbackServerContex
     for (const auto& [key, value] : context.client_metadata())
         total += key.size() + value.size() + 32;
     if (total <= kMaxCallMetadataBytes) return std::nullopt;
-    return make_error(StatusCode::kResourceExhausted, "HEADERS_TOO_LARGE",
-                      "the call's metadata is larger than " +
-                          std::to_string(kMaxCallMetadataBytes) + " bytes");
+    return make_error(
+        StatusCode::kResourceExhausted, "HEADERS_TOO_LARGE",
+        "the call's metadata is larger than " + std::to_string(kMaxCallMetadataBytes) + " bytes");
+}
+
+AccessEntry access_entry_of(grpc::CallbackServerContext& context, const std::string& method,
+                            const std::string& peer) {
+    AccessEntry entry;
+    entry.transport = "grpc";
+    entry.method = method;
+    entry.peer = peer;
+    const auto& metadata = context.client_metadata();
+    const auto sent = metadata.find("x-request-id");
+    entry.request_id = request_id_for(
+        sent == metadata.end() ? std::string_view()
+                               : std::string_view(sent->second.data(), sent->second.size()));
+    // Sent with the response's headers, so the client can quote it.
+    context.AddInitialMetadata("x-request-id", entry.request_id);
+    return entry;
 }
 
 GrpcGameService::GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics,
-                                 WorkQueue& work)
-    : logic_(logic), hub_(hub), metrics_(metrics), work_(work) {
+                                 WorkQueue& work, const AccessLog& access_log)
+    : logic_(logic), hub_(hub), metrics_(metrics), work_(work), access_log_(access_log) {
     // The handler classes are the ones gRPC's generated code registers raw
     // methods with; using them directly serves every method from one loop.
     const auto& methods = rpc_methods();
@@ -107,16 +125,17 @@ GrpcGameService::GrpcGameService(GameService& logic, WatchHub& hub, Metrics& met
                                                                    grpc::ByteBuffer>(
                     [this](grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
                         return start_grpc_watch(context, *request, hub_, metrics_, work_,
+                                                access_log_,
                                                 logic_.options().limits.trusted_proxy_hops);
                     }));
         } else {
             MarkMethodRawCallback(
-                index, new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
-                           [this, &method](grpc::CallbackServerContext* context,
-                                           const grpc::ByteBuffer* request,
-                                           grpc::ByteBuffer* response) {
-                               return serve_unary(method, context, request, response);
-                           }));
+                index,
+                new grpc::internal::CallbackUnaryHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
+                    [this, &method](grpc::CallbackServerContext* context,
+                                    const grpc::ByteBuffer* request, grpc::ByteBuffer* response) {
+                        return serve_unary(method, context, request, response);
+                    }));
         }
     }
 }
@@ -127,11 +146,20 @@ grpc::ServerUnaryReactor* GrpcGameService::serve_unary(const RpcMethod& method,
                                                        grpc::ByteBuffer* response) {
     const auto start = SteadyClock::now();
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    auto finish = [this, &method, start, reactor](const ServiceError* error) {
-        const std::chrono::duration<double> took = SteadyClock::now() - start;
-        metrics_.request_seconds.observe({method.name(), "grpc"}, took.count());
-        metrics_.requests.add(
-            {method.name(), "grpc", error ? status_code_name(error->code) : "OK"});
+    CallContext call = call_context_of(*context, logic_.options().limits.trusted_proxy_hops);
+    auto entry = std::make_shared<AccessEntry>(
+        access_entry_of(*context, method.name(), call.client_address));
+    entry->bytes_in = request->Length();
+    auto finish = [this, &method, start, reactor, entry, response](const ServiceError* error) {
+        const auto took = SteadyClock::now() - start;
+        metrics_.request_seconds.observe({method.name(), "grpc"},
+                                         std::chrono::duration<double>(took).count());
+        entry->code = error ? status_code_name(error->code) : "OK";
+        metrics_.requests.add({method.name(), "grpc", std::string(entry->code)});
+        if (error) entry->reason = error->reason;
+        entry->duration = took;
+        entry->bytes_out = error ? 0 : response->Length();
+        access_log_.write(*entry);
         reactor->Finish(error ? to_grpc_status(*error) : grpc::Status::OK);
     };
     if (auto error = check_metadata_size(*context)) {
@@ -144,16 +172,16 @@ grpc::ServerUnaryReactor* GrpcGameService::serve_unary(const RpcMethod& method,
         finish(&error);
         return reactor;
     }
-    const std::int64_t received_us = logic_.clock().now_us();
-    const bool queued = work_.post([this, &method, context, message, response, finish,
-                                    received_us] {
-        CallContext call = call_context_of(*context, logic_.options().limits.trusted_proxy_hops);
-        call.received_us = received_us;
-        const ServiceResult<MessagePtr> outcome = call_rpc(method, logic_, *message, call);
-        if (!outcome.ok()) return finish(&outcome.error());
-        *response = serialized(*outcome.value());
-        finish(nullptr);
-    });
+    call.received_us = logic_.clock().now_us();
+    const bool queued =
+        work_.post([this, &method, message, response, finish, entry, call = std::move(call)] {
+            const ServiceResult<MessagePtr> outcome = call_rpc(method, logic_, *message, call);
+            entry->game_id =
+                game_id_of_call(*message, outcome.ok() ? outcome.value().get() : nullptr);
+            if (!outcome.ok()) return finish(&outcome.error());
+            *response = serialized(*outcome.value());
+            finish(nullptr);
+        });
     if (!queued) {
         const ServiceError error = server_busy();
         finish(&error);

@@ -12,6 +12,7 @@
 #include "service/core/call_context.h"
 #include "service/core/game_service.h"
 #include "service/core/rpc_table.h"
+#include "service/runtime/access_log.h"
 #include "service/runtime/metrics.h"
 #include "service/runtime/work_queue.h"
 #include "service/watch/watch_hub.h"
@@ -35,9 +36,16 @@ CallContext call_context_of(const grpc::CallbackServerContext& context, int trus
 // HEADERS_TOO_LARGE when the call's metadata is over kMaxCallMetadataBytes.
 std::optional<ServiceError> check_metadata_size(const grpc::CallbackServerContext& context);
 
+// The access-log entry of a call as it arrives: method, peer, and the
+// request id (the client's x-request-id if plain, else a new one), which is
+// added to the response's initial metadata.
+AccessEntry access_entry_of(grpc::CallbackServerContext& context, const std::string& method,
+                            const std::string& peer);
+
 class GrpcGameService : public v1::FoxGeeseService::Service {
   public:
-    GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics, WorkQueue& work);
+    GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics, WorkQueue& work,
+                    const AccessLog& access_log);
 
   private:
     grpc::ServerUnaryReactor* serve_unary(const RpcMethod& method,
@@ -49,6 +57,7 @@ class GrpcGameService : public v1::FoxGeeseService::Service {
     WatchHub& hub_;
     Metrics& metrics_;
     WorkQueue& work_;
+    const AccessLog& access_log_;
 };
 
 }  // namespace foxgeese::service

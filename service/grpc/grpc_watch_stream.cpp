@@ -49,8 +49,18 @@ class ReactorSink : public WatchSink {
 class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   public:
     WatchReactor(grpc::CallbackServerContext* context, const grpc::ByteBuffer& raw_request,
-                 WatchHub& hub, Metrics& metrics, WorkQueue& work, int trusted_hops)
-        : metrics_(metrics), sink_(std::make_shared<ReactorSink>(this)), start_(SteadyClock::now()) {
+                 WatchHub& hub, Metrics& metrics, WorkQueue& work, const AccessLog& access_log,
+                 int trusted_hops)
+        : metrics_(metrics),
+          access_log_(access_log),
+          sink_(std::make_shared<ReactorSink>(this)),
+          start_(SteadyClock::now()) {
+        // The context is only valid until OnDone, which may come first; the
+        // subscribe reads this reactor's own copy of what it needs.
+        CallContext call = call_context_of(*context, trusted_hops);
+        call.cancelled = [this] { return cancelled_.load(); };
+        entry_ = access_entry_of(*context, "WatchGame", call.client_address);
+        entry_.bytes_in = raw_request.Length();
         v1::WatchGameRequest request;
         grpc::ByteBuffer view(raw_request);
         grpc::ProtoBufferReader reader(&view);
@@ -65,10 +75,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
             refuse_locked(*refused);
             return;
         }
-        // The context is only valid until OnDone, which may come first; the
-        // subscribe reads this reactor's own copy of what it needs.
-        CallContext call = call_context_of(*context, trusted_hops);
-        call.cancelled = [this] { return cancelled_.load(); };
+        entry_.game_id = game_id_of_call(request, nullptr);
         subscribing_ = true;
         const bool queued = work.post([this, &hub, request, call] {
             auto subscribed = hub.subscribe(request, call, sink_);
@@ -112,6 +119,8 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
             return;
         }
         metrics_.watch_events_sent.add({"grpc"});
+        ++events_sent_;
+        bytes_sent_ += current_.Length();
         write_next_locked();
     }
 
@@ -127,6 +136,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
         {
             std::lock_guard lock(mutex_);
             done_ = true;
+            log_locked();
             // A subscribe still running finishes the job when it returns.
             if (subscribing_) return;
             subscription = std::move(subscription_);
@@ -165,7 +175,18 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
 
     void refuse_locked(const ServiceError& error) {
         record_locked(status_code_name(error.code));
+        reason_ = error.reason;
         finish_locked(to_grpc_status(error));
+    }
+
+    // One line when the call is over: the refusal, or the stream's end.
+    void log_locked() {
+        entry_.code = status_code_name(static_cast<StatusCode>(final_code_));
+        entry_.reason = reason_;
+        entry_.duration = SteadyClock::now() - start_;
+        entry_.bytes_out = bytes_sent_;
+        entry_.events = events_sent_;
+        access_log_.write(entry_);
     }
 
     void write_next_locked() {
@@ -183,11 +204,13 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     void finish_locked(const grpc::Status& status) {
         if (finishing_ || done_) return;
         finishing_ = true;
+        final_code_ = status.error_code();
         queue_.clear();
         Finish(status);
     }
 
     Metrics& metrics_;
+    const AccessLog& access_log_;
     std::shared_ptr<ReactorSink> sink_;
     const SteadyClock::time_point start_;
     std::atomic<bool> cancelled_{false};
@@ -200,6 +223,13 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     bool done_ = false;
     std::optional<grpc::Status> pending_finish_;
     std::shared_ptr<WatchHub::Subscription> subscription_;
+    AccessEntry entry_;
+    std::string reason_;
+    // CANCELLED until a Finish says otherwise: OnDone without one is a
+    // client that went away.
+    grpc::StatusCode final_code_ = grpc::StatusCode::CANCELLED;
+    std::uint64_t events_sent_ = 0;
+    std::uint64_t bytes_sent_ = 0;
 };
 
 void ReactorSink::deliver(const std::shared_ptr<const WatchEvent>& event) {
@@ -214,11 +244,10 @@ void ReactorSink::close(WatchEnd why) {
 
 }  // namespace
 
-grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(grpc::CallbackServerContext* context,
-                                                             const grpc::ByteBuffer& request,
-                                                             WatchHub& hub, Metrics& metrics,
-                                                             WorkQueue& work, int trusted_hops) {
-    return new WatchReactor(context, request, hub, metrics, work, trusted_hops);
+grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(
+    grpc::CallbackServerContext* context, const grpc::ByteBuffer& request, WatchHub& hub,
+    Metrics& metrics, WorkQueue& work, const AccessLog& access_log, int trusted_hops) {
+    return new WatchReactor(context, request, hub, metrics, work, access_log, trusted_hops);
 }
 
 }  // namespace foxgeese::service

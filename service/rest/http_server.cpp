@@ -56,16 +56,19 @@ ServiceError transport_error(StatusCode code, const char* reason, std::string me
     return ServiceError{code, reason, std::move(message), {}, ""};
 }
 
-// A finished response plus what metrics need to know about it.
+// A finished response plus what metrics and the access log need to know
+// about it.
 struct Reply {
     Response response;
     std::string rpc;  // metrics label; empty: not counted
     StatusCode code = StatusCode::kOk;
+    std::string reason;   // the error's, for the access log
+    std::string game_id;  // the game the call was about, when known
 };
 
 Reply error_reply(const ServiceError& error, std::string rpc, unsigned version = 11) {
     Reply reply{Response(static_cast<http::status>(http_status_of(error)), version), std::move(rpc),
-                error.code};
+                error.code, error.reason, ""};
     Response& res = reply.response;
     if (res.result_int() == 499) res.reason("Client Closed Request");
     res.set(http::field::content_type, kJson);
@@ -80,14 +83,14 @@ Reply error_reply(const ServiceError& error, std::string rpc, unsigned version =
 }
 
 Reply message_reply(const google::protobuf::Message& message, std::string rpc, unsigned version) {
-    Reply reply{Response(http::status::ok, version), std::move(rpc), StatusCode::kOk};
+    Reply reply{Response(http::status::ok, version), std::move(rpc), StatusCode::kOk, "", ""};
     reply.response.set(http::field::content_type, kJson);
     reply.response.body() = message_to_json(message);
     return reply;
 }
 
 Reply text_reply(std::string body, std::string_view content_type, unsigned version) {
-    Reply reply{Response(http::status::ok, version), "", StatusCode::kOk};
+    Reply reply{Response(http::status::ok, version), "", StatusCode::kOk, "", ""};
     reply.response.set(http::field::content_type, content_type);
     reply.response.body() = std::move(body);
     return reply;
@@ -104,7 +107,7 @@ class HttpConnection;
 class HttpServerImpl {
   public:
     HttpServerImpl(HttpServerOptions options, GameService& logic, WatchHub& hub, Metrics& metrics,
-                   WorkQueue& work, std::function<bool()> ready,
+                   WorkQueue& work, const AccessLog& access_log, std::function<bool()> ready,
                    std::function<std::string()> metrics_text);
     ~HttpServerImpl();
 
@@ -120,6 +123,7 @@ class HttpServerImpl {
     WatchHub& hub_;
     Metrics& metrics_;
     WorkQueue& work_;
+    const AccessLog& access_log_;
     const std::function<bool()> ready_;
     const std::function<std::string()> metrics_text_;
     const RestRoutes routes_;
@@ -217,6 +221,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     void on_header(beast::error_code ec) {
         if (ec) return on_read_error(ec);
         const auto& header = parser_->get();
+        begin_entry(header);
         if (auto refused = check_request_header(header, header.version())) {
             // The body is left unread: the connection closes after the answer.
             received_ = SteadyClock::now();
@@ -263,6 +268,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         received_ = SteadyClock::now();
         keep_alive_ = false;
         unread_input_ = true;
+        if (!parser_ || !parser_->is_header_done()) begin_entry(std::nullopt);
         const ServiceError error = read_error(ec);
         spdlog::debug("http: {} from {}", error.message, peer());
         send(error_reply(error, kNoRpc));
@@ -312,6 +318,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         }
         const auto [path, query] = split_target(target);
         const std::string_view method = head_ ? std::string_view("GET") : request.method_string();
+        entry_.bytes_in = request.body().size();
 
         // Fixed paths (probes, metrics, static pages) answer GET from memory.
         if (path == "/healthz" || path == "/readyz" || path == "/metrics" ||
@@ -319,6 +326,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             return serve_operational(method, path, request);
         }
         if (request.method() == http::verb::options) {
+            entry_.method = "OPTIONS (preflight)";
             const auto methods = server_.routes_.methods_at(path);
             if (methods.empty()) return send(error_reply(route_not_found(path), kNoRpc, version_));
             return send_preflight(methods);
@@ -328,6 +336,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         if (!match.ok()) return send(error_reply(match.error(), kNoRpc, version_));
         const RestRoute& route = *match.value().route;
         const std::string rpc = route.method->name();
+        entry_.method = route.http_method + " " + route.pattern;
+        entry_.rpc = rpc;
         if (route.has_body && !request.body().empty()) {
             if (auto refused = check_json_content_type(request))
                 return send(error_reply(*refused, rpc, version_));
@@ -340,13 +350,13 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         }
         if (const auto it = request.find(http::field::accept_language); it != request.end())
             call.accept_language = std::string(it->value().substr(0, 256));
-        call.client_address = client_address_of(request);
+        call.client_address = entry_.peer;
 
         if (route.rpc->streaming()) {
             if (head_) {
-                ServiceError error = transport_error(
-                    StatusCode::kUnimplemented, kReasonMethodNotAllowed,
-                    "HEAD is not served for a watch stream; use GET");
+                ServiceError error =
+                    transport_error(StatusCode::kUnimplemented, kReasonMethodNotAllowed,
+                                    "HEAD is not served for a watch stream; use GET");
                 error.metadata["allow"] = "GET, OPTIONS";
                 return send(error_reply(error, rpc, version_));
             }
@@ -356,27 +366,48 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
                       body = std::move(request.body()), call = std::move(call), rpc]() {
             auto built = self->server_.routes_.build_request(match, query, body);
             if (!built.ok()) return error_reply(built.error(), rpc, self->version_);
-            auto outcome =
-                call_rpc(*match.route->rpc, self->server_.logic_, *built.value(), call);
-            if (!outcome.ok()) return error_reply(outcome.error(), rpc, self->version_);
-            return message_reply(*outcome.value(), rpc, self->version_);
+            auto outcome = call_rpc(*match.route->rpc, self->server_.logic_, *built.value(), call);
+            Reply reply = outcome.ok() ? message_reply(*outcome.value(), rpc, self->version_)
+                                       : error_reply(outcome.error(), rpc, self->version_);
+            reply.game_id =
+                game_id_of_call(*built.value(), outcome.ok() ? outcome.value().get() : nullptr);
+            return reply;
         });
     }
 
     // The client's address, from X-Forwarded-For when proxies are trusted.
-    std::string client_address_of(const Request& request) const {
+    std::string client_address_of(const Request* request) const {
         std::vector<std::string> forwarded;
-        for (const auto& field : request) {
-            // Beast has no enumerator for it: compared by name.
-            if (beast::iequals(field.name_string(), "x-forwarded-for"))
-                forwarded.emplace_back(field.value());
+        if (request) {
+            for (const auto& field : *request) {
+                // Beast has no enumerator for it: compared by name.
+                if (beast::iequals(field.name_string(), "x-forwarded-for"))
+                    forwarded.emplace_back(field.value());
+            }
         }
-        return client_address(peer_, forwarded,
-                              server_.logic_.options().limits.trusted_proxy_hops);
+        return client_address(peer_, forwarded, server_.logic_.options().limits.trusted_proxy_hops);
+    }
+
+    // A new access-log entry for the request whose header was read (none:
+    // the bytes did not parse as one). Routing fills in the route.
+    void begin_entry(std::optional<std::reference_wrapper<const Request>> request) {
+        entry_ = AccessEntry{};
+        entry_.transport = "http";
+        entry_.method = request ? "(no route)" : "(malformed)";
+        entry_.peer = client_address_of(request ? &request->get() : nullptr);
+        std::string_view sent;
+        if (request) {
+            if (const auto it = request->get().find("x-request-id"); it != request->get().end())
+                sent = it->value();
+        }
+        entry_.request_id = request_id_for(sent);
     }
 
     void serve_operational(std::string_view method, const std::string& path,
                            const Request& request) {
+        // Only fixed paths get here, so the path is no client's text.
+        entry_.method = std::string(method) + " " + path;
+        entry_.routine = path == "/healthz" || path == "/readyz" || path == "/metrics";
         if (method == "OPTIONS") return send_preflight({"GET"});
         if (method != "GET") {
             ServiceError error =
@@ -405,7 +436,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     // memory on the io thread, revalidated by ETag.
     void serve_static(const StaticFile& file, const Request& request) {
         if (!file.location.empty()) {
-            Reply reply{Response(http::status::permanent_redirect, version_), "", StatusCode::kOk};
+            Reply reply{Response(http::status::permanent_redirect, version_), "", StatusCode::kOk,
+                        "", ""};
             reply.response.set(http::field::location, file.location);
             return send(std::move(reply));
         }
@@ -426,12 +458,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         std::string allow;
         for (const auto& m : methods)
             allow += (allow.empty() ? "" : ", ") + m;
-        Reply reply{Response(http::status::no_content, version_), "", StatusCode::kOk};
+        Reply reply{Response(http::status::no_content, version_), "", StatusCode::kOk, "", ""};
         reply.response.set(http::field::allow, allow);
         if (origin_) {
             reply.response.set(http::field::access_control_allow_methods, "GET, POST, OPTIONS");
             reply.response.set(http::field::access_control_allow_headers,
-                               "authorization, content-type");
+                               "authorization, content-type, x-request-id");
             reply.response.set(http::field::access_control_max_age, "600");
         }
         send(std::move(reply));
@@ -441,20 +473,21 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     // from the strand; a full queue is answered at once.
     template <class Work>
     void offload(const std::string& rpc, Work work) {
-        const bool queued = server_.work_.post([self = shared_from_this(),
-                                                work = std::move(work)]() mutable {
-            Reply reply;
-            try {
-                reply = work();
-            } catch (const std::exception& e) {
-                spdlog::error("http: request failed: {}", e.what());
-                reply = error_reply(
-                    transport_error(StatusCode::kInternal, "INTERNAL", "internal error"), kNoRpc,
-                    self->version_);
-            }
-            net::post(self->stream_.get_executor(),
-                      [self, reply = std::move(reply)]() mutable { self->send(std::move(reply)); });
-        });
+        const bool queued =
+            server_.work_.post([self = shared_from_this(), work = std::move(work)]() mutable {
+                Reply reply;
+                try {
+                    reply = work();
+                } catch (const std::exception& e) {
+                    spdlog::error("http: request failed: {}", e.what());
+                    reply = error_reply(
+                        transport_error(StatusCode::kInternal, "INTERNAL", "internal error"),
+                        kNoRpc, self->version_);
+                }
+                net::post(self->stream_.get_executor(), [self, reply = std::move(reply)]() mutable {
+                    self->send(std::move(reply));
+                });
+            });
         if (!queued) send(error_reply(server_busy(), rpc, version_));
     }
 
@@ -470,13 +503,16 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         offload_watch([self = shared_from_this(), match = std::move(match),
                        query = std::move(query), call = std::move(call)]() {
             auto built = self->server_.routes_.build_request(match, query, "");
-            if (!built.ok()) return WatchStart{built.error(), nullptr, nullptr};
+            if (!built.ok()) return WatchStart{built.error(), nullptr, nullptr, ""};
+            std::string game_id = game_id_of_call(*built.value(), nullptr);
             auto sink = std::make_shared<RestWatchStream>(
                 self->stream_, self, self->server_.metrics_, self->options().request_timeout);
             auto subscribed = self->server_.hub_.subscribe(
                 static_cast<const v1::WatchGameRequest&>(*built.value()), call, sink);
-            if (!subscribed.ok()) return WatchStart{subscribed.error(), nullptr, nullptr};
-            return WatchStart{std::nullopt, std::move(sink), std::move(subscribed.value())};
+            if (!subscribed.ok())
+                return WatchStart{subscribed.error(), nullptr, nullptr, std::move(game_id)};
+            return WatchStart{std::nullopt, std::move(sink), std::move(subscribed.value()),
+                              std::move(game_id)};
         });
     }
 
@@ -484,6 +520,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         std::optional<ServiceError> error;
         std::shared_ptr<RestWatchStream> sink;
         std::shared_ptr<WatchHub::Subscription> subscription;
+        std::string game_id;  // for the access log
     };
 
     template <class Work>
@@ -507,6 +544,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
     void begin_watch(WatchStart started) {
         static const std::string kRpc = "WatchGame";
+        entry_.game_id = std::move(started.game_id);
         if (started.error) return send(error_reply(*started.error, kRpc, version_));
         if (state_ == State::kClosed) {
             // Force-closed while subscribing.
@@ -525,7 +563,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         header.keep_alive(false);
         header.chunked(true);
         watch_->start(std::move(started.subscription), std::move(header),
-                      [self = shared_from_this()](bool) {
+                      [self = shared_from_this()](bool clean) {
+                          self->log_watch_end(clean);
                           self->watch_.reset();
                           self->close();
                       });
@@ -535,9 +574,24 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     template <class Message>
     void add_common_headers(Message& message) const {
         message.set(http::field::server, "foxgeese");
+        message.set("X-Request-Id", entry_.request_id);
         if (!server_.options_.cors_allowed_origins.empty())
             message.set(http::field::vary, "Origin");
-        if (origin_) message.set(http::field::access_control_allow_origin, *origin_);
+        if (origin_) {
+            message.set(http::field::access_control_allow_origin, *origin_);
+            message.set(http::field::access_control_expose_headers, "Retry-After, X-Request-Id");
+        }
+    }
+
+    // The line of a watch stream that ran: written when it ends. A clean
+    // end sent the terminating chunk; otherwise the client went or stalled.
+    void log_watch_end(bool clean) {
+        entry_.http_status = 200;
+        entry_.code = clean ? "OK" : "CANCELLED";
+        entry_.duration = SteadyClock::now() - received_;
+        entry_.bytes_out = watch_ ? watch_->bytes_sent() : 0;
+        entry_.events = watch_ ? watch_->events_sent() : 0;
+        server_.access_log_.write(entry_);
     }
 
     void record(const std::string& rpc, StatusCode code) {
@@ -561,6 +615,14 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         // A HEAD answer has the headers GET's would have, Content-Length
         // included, and no body.
         if (head_) res.body().clear();
+        entry_.http_status = static_cast<int>(res.result_int());
+        entry_.code = status_code_name(reply.code);
+        entry_.reason = reply.reason;
+        if (!reply.game_id.empty()) entry_.game_id = std::move(reply.game_id);
+        entry_.duration = SteadyClock::now() - received_;
+        entry_.bytes_out = res.body().size();
+        server_.access_log_.write(entry_);
+        entry_.reason = {};  // it pointed into the reply
         stream_.expires_after(options().request_timeout);
         http::async_write(stream_, res,
                           [self = shared_from_this()](beast::error_code ec, std::size_t) {
@@ -621,16 +683,19 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     unsigned version_ = 11;
     std::optional<std::string> origin_;
     SteadyClock::time_point received_ = SteadyClock::now();
+    AccessEntry entry_;  // the request being answered, or the watch stream
 };
 
 HttpServerImpl::HttpServerImpl(HttpServerOptions options, GameService& logic, WatchHub& hub,
-                               Metrics& metrics, WorkQueue& work, std::function<bool()> ready,
+                               Metrics& metrics, WorkQueue& work, const AccessLog& access_log,
+                               std::function<bool()> ready,
                                std::function<std::string()> metrics_text)
     : options_(std::move(options)),
       logic_(logic),
       hub_(hub),
       metrics_(metrics),
       work_(work),
+      access_log_(access_log),
       ready_(std::move(ready)),
       metrics_text_(std::move(metrics_text)),
       work_guard_(net::make_work_guard(ioc_)),
@@ -753,10 +818,11 @@ void HttpServerImpl::shutdown() {
 }
 
 HttpServer::HttpServer(HttpServerOptions options, GameService& logic, WatchHub& hub,
-                       Metrics& metrics, WorkQueue& work, std::function<bool()> ready,
-                       std::function<std::string()> metrics_text)
+                       Metrics& metrics, WorkQueue& work, const AccessLog& access_log,
+                       std::function<bool()> ready, std::function<std::string()> metrics_text)
     : impl_(std::make_unique<HttpServerImpl>(std::move(options), logic, hub, metrics, work,
-                                             std::move(ready), std::move(metrics_text))) {}
+                                             access_log, std::move(ready),
+                                             std::move(metrics_text))) {}
 
 HttpServer::~HttpServer() = default;
 

@@ -13,6 +13,7 @@
 
 #include "service/core/game_service.h"
 #include "service/rest/static_content.h"
+#include "service/runtime/access_log.h"
 #include "service/runtime/metrics.h"
 #include "service/runtime/work_queue.h"
 #include "service/watch/watch_hub.h"
@@ -46,8 +47,9 @@ class HttpServer {
     // Binds and starts serving; throws std::runtime_error when the address
     // cannot be bound. `ready` answers /readyz and `metrics_text` is
     // /metrics: both must answer from memory, at once.
+    // Every request and finished watch stream gets a line in `access_log`.
     HttpServer(HttpServerOptions options, GameService& logic, WatchHub& hub, Metrics& metrics,
-               WorkQueue& work, std::function<bool()> ready,
+               WorkQueue& work, const AccessLog& access_log, std::function<bool()> ready,
                std::function<std::string()> metrics_text);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;

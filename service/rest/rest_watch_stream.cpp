@@ -94,8 +94,12 @@ void RestWatchStream::pump() {
         writing_ = true;
         stream_.expires_after(write_timeout_);
         net::async_write(stream_, http::make_chunk(net::buffer(writing_line_)),
-                         [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                             if (!ec) self->metrics_.watch_events_sent.add({"http"});
+                         [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                             if (!ec) {
+                                 self->metrics_.watch_events_sent.add({"http"});
+                                 ++self->events_sent_;
+                                 self->bytes_sent_ += n;
+                             }
                              self->on_written(ec, false);
                          });
     } else if (ending_) {

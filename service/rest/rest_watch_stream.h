@@ -10,6 +10,7 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/serializer.hpp>
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -48,6 +49,11 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     // queued (the server is shutting down).
     void finish();
 
+    // On the strand, for the access log: events written and their bytes on
+    // the wire (chunk framing included).
+    std::uint64_t events_sent() const { return events_sent_; }
+    std::uint64_t bytes_sent() const { return bytes_sent_; }
+
   private:
     void enqueue(const std::shared_ptr<const WatchEvent>& event);
     void end_requested();
@@ -78,6 +84,8 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     bool writing_ = false;
     bool ending_ = false;  // the hub or the server ended the stream: finish after the queue
     bool done_ = false;
+    std::uint64_t events_sent_ = 0;
+    std::uint64_t bytes_sent_ = 0;
 };
 
 }  // namespace foxgeese::service

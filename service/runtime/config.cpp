@@ -93,8 +93,8 @@ std::string parse_nonempty(const std::string& source, const std::string& value) 
     return value;
 }
 
-const std::array<Option, 22>& options() {
-    static const std::array<Option, 22> kOptions = {{
+const std::array<Option, 23>& options() {
+    static const std::array<Option, 23> kOptions = {{
         {"--database-url", "DATABASE_URL", "URL",
          "PostgreSQL URL or key=value string; empty runs the embedded PostgreSQL",
          [](ServerConfig& c, const std::string& v, const std::string&) { c.database_url = v; }},
@@ -132,6 +132,11 @@ const std::array<Option, 22>& options() {
         {"--log-format", "FOXGEESE_LOG_FORMAT", "FORMAT", "text, or json (one object per line)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.log_format = parse_choice(source, v, {"text", "json"});
+         }},
+        {"--access-log", "FOXGEESE_ACCESS_LOG", "BOOL",
+         "write a line per request and finished stream at info, in the log format (true or false)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.access_log = parse_bool(source, v);
          }},
         {"--drain-seconds", "FOXGEESE_DRAIN_SECONDS", "N",
          "on shutdown, seconds to let calls and streams finish (0..600)",
@@ -232,6 +237,7 @@ std::string default_text(const Option& option) {
     if (flag == "--db-timeout-ms") return std::to_string(defaults.db_timeout_ms);
     if (flag == "--log-level") return defaults.log_level;
     if (flag == "--log-format") return defaults.log_format;
+    if (flag == "--access-log") return defaults.access_log ? "true" : "false";
     if (flag == "--drain-seconds") return std::to_string(defaults.drain_seconds);
     if (flag == "--migrate-on-start") return defaults.migrate_on_start ? "true" : "false";
     if (flag == "--cors-origins") return "(empty: no cross-origin access)";
@@ -499,6 +505,7 @@ std::string describe_config(const ServerConfig& config) {
     text += " db_pool_size=" + std::to_string(config.db_pool_size);
     text += " db_timeout_ms=" + std::to_string(config.db_timeout_ms);
     text += " log_level=" + config.log_level + " log_format=" + config.log_format;
+    text += std::string(" access_log=") + (config.access_log ? "true" : "false");
     text += " drain_seconds=" + std::to_string(config.drain_seconds);
     text += " first_move_seconds=" + std::to_string(config.first_move_seconds) +
             " open_game_ttl_seconds=" + std::to_string(config.open_game_ttl_seconds) +

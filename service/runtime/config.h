@@ -29,6 +29,7 @@ struct ServerConfig {
     int db_timeout_ms = 5'000;
     std::string log_level = "info";   // trace, debug, info, warn, error
     std::string log_format = "text";  // text, json
+    bool access_log = true;           // a line per request (access_log.h)
     int drain_seconds = 20;
     bool migrate_on_start = true;
     // Origins allowed to call the HTTP/JSON API from a browser ("*" = any).

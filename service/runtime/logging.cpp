@@ -1,19 +1,20 @@
 #include "service/runtime/logging.h"
 
-#include "service/runtime/text_encoding.h"
-
+#include <google/protobuf/stubs/logging.h>
 #include <spdlog/details/log_msg.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/sinks/stdout_sinks.h>
-#include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdint>
 #include <ctime>
 #include <iterator>
+#include <mutex>
 #include <stdexcept>
 #include <string_view>
+
+#include "service/runtime/text_encoding.h"
 
 namespace foxgeese::service {
 
@@ -50,11 +51,15 @@ std::string_view level_name(spdlog::level::level_enum level) {
     }
 }
 
-void append(spdlog::memory_buf_t& dest, std::string_view text) {
+// The writers below fill spdlog's buffer for log lines and a std::string for
+// the access log's fields alike.
+template <class Buffer>
+void append(Buffer& dest, std::string_view text) {
     dest.append(text.data(), text.data() + text.size());
 }
 
-void append_u_escape(spdlog::memory_buf_t& dest, std::uint32_t unit) {
+template <class Buffer>
+void append_u_escape(Buffer& dest, std::uint32_t unit) {
     static constexpr char kHex[] = "0123456789abcdef";
     const char escape[6] = {'\\',
                             'u',
@@ -67,7 +72,8 @@ void append_u_escape(spdlog::memory_buf_t& dest, std::uint32_t unit) {
 
 // A JSON string literal. Everything outside printable ASCII becomes a \u
 // escape, so the line survives any transport and invalid UTF-8 cannot break it.
-void append_json_string(spdlog::memory_buf_t& dest, std::string_view text) {
+template <class Buffer>
+void append_json_literal(Buffer& dest, std::string_view text) {
     dest.push_back('"');
     for (std::size_t i = 0; i < text.size();) {
         const auto c = static_cast<std::uint8_t>(text[i]);
@@ -142,21 +148,36 @@ class JsonFormatter final : public spdlog::formatter {
         append(dest, ",\"level\":\"");
         append(dest, level_name(msg.level));
         append(dest, "\",\"logger\":");
-        append_json_string(dest, std::string_view(msg.logger_name.data(), msg.logger_name.size()));
-        append(dest, ",\"msg\":");
-        append_json_string(dest, std::string_view(msg.payload.data(), msg.payload.size()));
+        append_json_literal(dest, std::string_view(msg.logger_name.data(), msg.logger_name.size()));
+        const std::string_view payload(msg.payload.data(), msg.payload.size());
+        if (payload_ == JsonPayload::kMembers) {
+            if (!payload.empty()) dest.push_back(',');
+            append(dest, payload);
+        } else {
+            append(dest, ",\"msg\":");
+            append_json_literal(dest, payload);
+        }
         append(dest, "}\n");
     }
 
+    explicit JsonFormatter(JsonPayload payload) : payload_(payload) {}
+
     std::unique_ptr<spdlog::formatter> clone() const override {
-        return std::make_unique<JsonFormatter>();
+        return std::make_unique<JsonFormatter>(payload_);
     }
+
+  private:
+    JsonPayload payload_;
 };
 
 }  // namespace
 
-std::unique_ptr<spdlog::formatter> make_json_formatter() {
-    return std::make_unique<JsonFormatter>();
+std::unique_ptr<spdlog::formatter> make_json_formatter(JsonPayload payload) {
+    return std::make_unique<JsonFormatter>(payload);
+}
+
+void append_json_string(std::string& dest, std::string_view text) {
+    append_json_literal(dest, text);
 }
 
 namespace {
@@ -176,23 +197,77 @@ void log_protobuf_message(google::protobuf::LogLevel level, const char* filename
 
 }  // namespace
 
+namespace {
+
+// What setup_logging chose, for the access log; guarded because tests set
+// logging up again while servers of earlier tests may still be logging.
+struct LoggingState {
+    std::mutex mutex;
+    LogFormat format = LogFormat::kText;
+    std::shared_ptr<spdlog::logger> access;
+};
+
+LoggingState& logging_state() {
+    static LoggingState state;
+    return state;
+}
+
+spdlog::sink_ptr stderr_sink(LogFormat format, JsonPayload payload) {
+    // Both kinds of stderr sink share spdlog's one console mutex, so lines of
+    // the two loggers never interleave.
+    if (format == LogFormat::kJson) {
+        auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+        sink->set_formatter(make_json_formatter(payload));
+        return sink;
+    }
+    // Colours only when stderr is a terminal.
+    auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+    sink->set_pattern(std::string(kTextPattern));
+    return sink;
+}
+
+}  // namespace
+
 void setup_logging(const std::string& level, const std::string& format) {
     const spdlog::level::level_enum threshold = parse_level(level);
-    spdlog::sink_ptr sink;
+    LogFormat chosen;
     if (format == "text") {
-        // Colours only when stderr is a terminal.
-        sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
-        sink->set_pattern(std::string(kTextPattern));
+        chosen = LogFormat::kText;
     } else if (format == "json") {
-        sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
-        sink->set_formatter(make_json_formatter());
+        chosen = LogFormat::kJson;
     } else {
         throw std::invalid_argument("unknown log format '" + format + "' (expected text or json)");
     }
-    auto logger = std::make_shared<spdlog::logger>("foxgeese", std::move(sink));
+    auto logger =
+        std::make_shared<spdlog::logger>("foxgeese", stderr_sink(chosen, JsonPayload::kMessage));
     logger->set_level(threshold);
+    auto access =
+        std::make_shared<spdlog::logger>("access", stderr_sink(chosen, JsonPayload::kMembers));
+    access->set_level(threshold);
+    {
+        LoggingState& state = logging_state();
+        std::lock_guard lock(state.mutex);
+        state.format = chosen;
+        state.access = std::move(access);
+    }
     spdlog::set_default_logger(std::move(logger));
     google::protobuf::SetLogHandler(&log_protobuf_message);
+}
+
+LogFormat log_format() {
+    LoggingState& state = logging_state();
+    std::lock_guard lock(state.mutex);
+    return state.format;
+}
+
+std::shared_ptr<spdlog::logger> access_logger() {
+    LoggingState& state = logging_state();
+    std::lock_guard lock(state.mutex);
+    if (!state.access) {
+        state.access = std::make_shared<spdlog::logger>(
+            "access", stderr_sink(state.format, JsonPayload::kMembers));
+    }
+    return state.access;
 }
 
 }  // namespace foxgeese::service

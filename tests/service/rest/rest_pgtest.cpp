@@ -536,7 +536,8 @@ TEST_F(RestApiTest, CorsPreflightAndHeadersForAllowedOriginsOnly) {
     EXPECT_EQ(preflight.status, 204);
     EXPECT_EQ(preflight.header("Access-Control-Allow-Origin"), "https://play.example");
     EXPECT_EQ(preflight.header("Access-Control-Allow-Methods"), "GET, POST, OPTIONS");
-    EXPECT_EQ(preflight.header("Access-Control-Allow-Headers"), "authorization, content-type");
+    EXPECT_EQ(preflight.header("Access-Control-Allow-Headers"),
+              "authorization, content-type, x-request-id");
     EXPECT_EQ(preflight.header("Access-Control-Max-Age"), "600");
     EXPECT_EQ(preflight.header("Vary"), "Origin");
     EXPECT_EQ(preflight.header("Allow"), "POST, GET, OPTIONS");
@@ -559,6 +560,8 @@ TEST_F(RestApiTest, CorsPreflightAndHeadersForAllowedOriginsOnly) {
     EXPECT_EQ(allowed.status, 200);
     EXPECT_EQ(allowed.header("Access-Control-Allow-Origin"), "https://play.example");
     EXPECT_EQ(allowed.header("Vary"), "Origin");
+    // Scripts on the page may read these two.
+    EXPECT_EQ(allowed.header("Access-Control-Expose-Headers"), "Retry-After, X-Request-Id");
     const HttpReply error =
         rest("GET", moves, "", Auth::none(), {{"Origin", "https://play.example"}});
     EXPECT_EQ(error.status, 404);
@@ -567,6 +570,7 @@ TEST_F(RestApiTest, CorsPreflightAndHeadersForAllowedOriginsOnly) {
         rest("GET", "/v1/variants", "", Auth::none(), {{"Origin", "https://evil.example"}});
     EXPECT_EQ(denied.status, 200);
     EXPECT_FALSE(denied.has_header("Access-Control-Allow-Origin"));
+    EXPECT_FALSE(denied.has_header("Access-Control-Expose-Headers"));
     EXPECT_FALSE(get("/v1/variants").has_header("Access-Control-Allow-Origin"));
 
     http_options().cors_allowed_origins = {"*"};
@@ -606,7 +610,7 @@ TEST_F(RestApiTest, HealthReadinessAndMetrics) {
     // A server that is alive but not ready.
     service::HttpServer unready(
         http_options(), server().logic(), server().hub(), server().metrics(), server().work(),
-        [] { return false; },
+        server().access_log(), [] { return false; },
         [] { return ""; });
     const HttpReply not_ready = http_call(unready.port(), "GET", "/readyz");
     EXPECT_TRUE(IsRestError(not_ready, 503, grpc::StatusCode::UNAVAILABLE, "NOT_READY"));
@@ -676,7 +680,7 @@ TEST_F(RestApiTest, ShutdownLetsARequestInFlightFinishAndClosesIdleConnections) 
     ASSERT_TRUE(work.post([released] { released.wait(); }));
     service::HttpServer slow(
         http_options(), server().logic(), server().hub(), server().metrics(), work,
-        [] { return true; }, [] { return ""; });
+        server().access_log(), [] { return true; }, [] { return ""; });
     HttpClient idle(slow.port());
     ASSERT_EQ(idle.request("GET", "/healthz").status, 200);
     HttpClient busy(slow.port());
