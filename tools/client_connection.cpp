@@ -91,7 +91,17 @@ ClientConnection::ClientConnection(const ServerFlags& flags)
 
 void ClientConnection::prepare(grpc::ClientContext& context, bool as_seat) const {
     context.set_deadline(std::chrono::system_clock::now() + kCallTimeout);
-    if (as_seat && token_) context.AddMetadata("authorization", "Bearer " + *token_);
+    if (as_seat) add_token(context);
+}
+
+void ClientConnection::add_token(grpc::ClientContext& context) const {
+    if (token_) context.AddMetadata("authorization", "Bearer " + *token_);
+}
+
+std::unique_ptr<grpc::ClientReader<v1::WatchGameResponse>> ClientConnection::watch(
+    grpc::ClientContext& context, const v1::WatchGameRequest& request) {
+    add_token(context);
+    return stub_->WatchGame(&context, request);
 }
 
 std::string error_reason(const grpc::Status& status) {

@@ -6,7 +6,6 @@
 #include <grpcpp/grpcpp.h>
 
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <functional>
 #include <iosfwd>
@@ -58,8 +57,15 @@ class ClientConnection {
         return (stub_.get()->*method)(&context, request, &response);
     }
 
+    // Opens a WatchGame stream on `context`, with no deadline (it lasts as
+    // long as the game) and with the seat token, so that the server shows the
+    // seat as present while the stream is open.
+    std::unique_ptr<grpc::ClientReader<v1::WatchGameResponse>> watch(
+        grpc::ClientContext& context, const v1::WatchGameRequest& request);
+
   private:
     void prepare(grpc::ClientContext& context, bool as_seat) const;
+    void add_token(grpc::ClientContext& context) const;
 
     std::string server_;
     std::optional<std::string> token_;
