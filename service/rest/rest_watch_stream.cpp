@@ -134,6 +134,10 @@ void RestWatchStream::watch_for_disconnect() {
         net::buffer(discard_), [self = shared_from_this()](beast::error_code ec, std::size_t) {
             if (self->done_) return;
             if (ec) {
+                // A client that read the terminating chunk and closed may be
+                // seen here before that write's own completion: let the
+                // write say how the stream ended.
+                if (self->ending_ && self->writing_ && self->queue_.empty()) return;
                 self->abort();
                 return;
             }
