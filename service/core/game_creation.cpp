@@ -363,6 +363,13 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
             [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
                 GameRow& g = current.game;
                 const std::int64_t now = clock_.now_us();
+                // Its seats are nobody's: the game was played elsewhere.
+                if (g.imported) {
+                    error = make_error(StatusCode::kFailedPrecondition, "GAME_OVER",
+                                       "the game is over: it was imported from a record and has "
+                                       "no seats to join");
+                    return false;
+                }
                 // An open game past its expiry ends now (and that is written).
                 if (g.state == storage::game_state::kWaiting &&
                     settle_overdue(current, now, events)) {

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -16,6 +15,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/position_code.h"
+#include "random_record.h"
 #include "variant_configs.h"
 
 namespace foxgeese {
@@ -38,26 +38,6 @@ GameRecord played(const Variant& v, std::optional<Position> start,
         Result<Move> move = game.play(m);
         EXPECT_TRUE(move.ok()) << m << ": " << move.error().message;
         record.moves.push_back({format_move(game.position().board(), *move), ""});
-    }
-    record.result = game.status().outcome;
-    record.end.rules = game.status().reason;
-    return record;
-}
-
-// A seeded random game of up to `max_plies`, some moves commented.
-GameRecord random_record(const Variant& v, std::uint64_t seed, int max_plies) {
-    std::mt19937_64 rng(seed);
-    GameRecord record;
-    record.variant = &v;
-    Game game{Position(v)};
-    for (int ply = 0; ply < max_plies && !game.status().over(); ++ply) {
-        MoveList moves;
-        generate_legal_moves(game.position(), moves);
-        const Move move = moves[rng() % moves.size()];
-        const std::string notation = format_move(v.board(), move);
-        EXPECT_TRUE(game.play(notation).ok());
-        record.moves.push_back(
-            {notation, ply % 5 == 2 ? "ply " + std::to_string(ply + 1) + ": «noted» — ok" : ""});
     }
     record.result = game.status().outcome;
     record.end.rules = game.status().reason;
@@ -132,7 +112,8 @@ class EveryConfiguration : public ::testing::TestWithParam<const Variant*> {};
 TEST_P(EveryConfiguration, RandomGamesRoundTripExactly) {
     const Variant& v = *GetParam();
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-        GameRecord record = random_record(v, seed * 7919, seed % 3 == 0 ? 40 : 400);
+        GameRecord record =
+            testing::random_game_record(v, seed * 7919, seed % 3 == 0 ? 40 : 400);
         switch (seed % 3) {
             case 0:
                 record.time_control = {RecordTimeControl::Kind::kRealTime, 90'500, 0, 0};
