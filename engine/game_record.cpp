@@ -22,10 +22,9 @@ constexpr std::array<std::pair<OffRulesEnd, std::string_view>, 7> kOffRulesNames
 }};
 
 // The ends by the rules, whose names are the engine's.
-constexpr std::array<EndReason, 5> kRulesEnds = {EndReason::kGeeseBelowThreshold,
-                                                 EndReason::kPenFilled, EndReason::kNoLegalMove,
-                                                 EndReason::kThreefoldRepetition,
-                                                 EndReason::kFiftyMoveRule};
+constexpr std::array<EndReason, 5> kRulesEnds = {
+    EndReason::kGeeseBelowThreshold, EndReason::kPenFilled, EndReason::kNoLegalMove,
+    EndReason::kThreefoldRepetition, EndReason::kFiftyMoveRule};
 
 constexpr std::int64_t kDaySeconds = 24 * 3600;
 // Bounds of the TimeControl tag: generous, since a record may come from
@@ -109,6 +108,11 @@ std::optional<RecordEnd> record_end_named(std::string_view name) {
     return std::nullopt;
 }
 
+std::optional<Position> custom_start(const Position& start) {
+    if (start == Position(start.variant())) return std::nullopt;
+    return start;
+}
+
 std::string_view record_result_name(Outcome result) {
     return result == Outcome::kOngoing ? "*" : outcome_name(result);
 }
@@ -132,8 +136,9 @@ Result<RecordTimeControl, std::string> parse_time_control(std::string_view text)
         const auto seconds = plain_number(text.substr(2), 9);
         if (!seconds || *seconds % kDaySeconds != 0 || *seconds == 0 ||
             *seconds / kDaySeconds > kMaxDaysPerMove) {
-            return std::string("a correspondence time control is 1/<seconds> for whole days, "
-                               "1 to 365: 1/86400 for a day per move");
+            return std::string(
+                "a correspondence time control is 1/<seconds> for whole days, "
+                "1 to 365: 1/86400 for a day per move");
         }
         control.kind = RecordTimeControl::Kind::kCorrespondence;
         control.days_per_move = static_cast<int>(*seconds / kDaySeconds);
@@ -144,12 +149,14 @@ Result<RecordTimeControl, std::string> parse_time_control(std::string_view text)
     const auto increment =
         plus == std::string_view::npos ? std::nullopt : parse_seconds(text.substr(plus + 1));
     if (!initial || !increment) {
-        return std::string("a time control is \"-\" (none), <initial>+<increment> in seconds "
-                           "such as 300+3, or 1/<seconds> per move such as 1/86400");
+        return std::string(
+            "a time control is \"-\" (none), <initial>+<increment> in seconds "
+            "such as 300+3, or 1/<seconds> per move such as 1/86400");
     }
     if (*initial == 0 || *initial > kMaxInitialMs || *increment > kMaxIncrementMs) {
-        return std::string("a real-time control has an initial time above 0 and up to 86400 s, "
-                           "and an increment up to 3600 s");
+        return std::string(
+            "a real-time control has an initial time above 0 and up to 86400 s, "
+            "and an increment up to 3600 s");
     }
     control.kind = RecordTimeControl::Kind::kRealTime;
     control.initial_ms = *initial;
@@ -164,9 +171,10 @@ std::string format_record_time(std::int64_t unix_seconds) {
     const year_month_day date{day};
     const hh_mm_ss time{at - day};
     char text[32];
-    std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02dZ", static_cast<int>(date.year()),
-                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                  static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
+    std::snprintf(text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02dZ",
+                  static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
+                  static_cast<unsigned>(date.day()), static_cast<int>(time.hours().count()),
+                  static_cast<int>(time.minutes().count()),
                   static_cast<int>(time.seconds().count()));
     return text;
 }

@@ -115,6 +115,9 @@ struct GameRecord {
     friend bool operator==(const GameRecord&, const GameRecord&) = default;
 };
 
+// The start as GameRecord::start keeps it: none for the variant's own.
+std::optional<Position> custom_start(const Position& start);
+
 // The Result tag's words: "fox_side_wins", "geese_win", "draw", "*".
 std::string_view record_result_name(Outcome result);
 

@@ -194,9 +194,9 @@ class RecordParser {
 
     static bool known_tag(std::string_view name) {
         namespace t = record_tag;
-        for (std::string_view known : {t::kVariant, t::kGeese, t::kGeeseSideways, t::kStart,
-                                       t::kTimeControl, t::kResult, t::kEndReason, t::kCreated,
-                                       t::kEnded}) {
+        for (std::string_view known :
+             {t::kVariant, t::kGeese, t::kGeeseSideways, t::kStart, t::kTimeControl, t::kResult,
+              t::kEndReason, t::kCreated, t::kEnded}) {
             if (name == known) return true;
         }
         return false;
@@ -253,8 +253,7 @@ class RecordParser {
                                    std::string(outcome_name(status.outcome)) + ", " +
                                    std::string(end_reason_name(status.reason)) + ")");
             }
-            // The variant's own start is no custom start.
-            if (!(*parsed == Position(**found))) record.start = *parsed;
+            record.start = custom_start(*parsed);
         }
         if (const Tag* control = tag(t::kTimeControl)) {
             auto parsed = parse_time_control(control->value);
@@ -297,8 +296,8 @@ class RecordParser {
     }
 
     static std::optional<Outcome> result_named(std::string_view word) {
-        for (Outcome o : {Outcome::kOngoing, Outcome::kFoxSideWins, Outcome::kGeeseWin,
-                          Outcome::kDraw}) {
+        for (Outcome o :
+             {Outcome::kOngoing, Outcome::kFoxSideWins, Outcome::kGeeseWin, Outcome::kDraw}) {
             if (word == record_result_name(o)) return o;
         }
         return std::nullopt;
@@ -430,9 +429,9 @@ class RecordParser {
                    ? std::string_view()
                    : text.substr(first, text.find_last_not_of(" \t") - first + 1);
         if (static_cast<std::size_t>(column_of(text, text.size()) - 1) > kMaxCommentChars) {
-            return fail_at(RecordProblem::kBadComment, line, at,
-                           "a comment is at most " + std::to_string(kMaxCommentChars) +
-                               " characters");
+            return fail_at(
+                RecordProblem::kBadComment, line, at,
+                "a comment is at most " + std::to_string(kMaxCommentChars) + " characters");
         }
         parsed_.record.moves.back().comment = std::string(text);
         return std::nullopt;
@@ -459,8 +458,7 @@ class RecordParser {
         const GameStatus status = game_->status();
         const Tag* end = tag(record_tag::kEndReason);
         if (end == nullptr && status.over()) record.end.rules = status.reason;
-        const RecordOutcome played{status, game_->position().side_to_move(),
-                                   record.moves.size()};
+        const RecordOutcome played{status, game_->position().side_to_move(), record.moves.size()};
         const auto mismatch = ending_mismatch(played, record.result, record.end);
         if (!mismatch) return std::nullopt;
         return fail_at(RecordProblem::kResultMismatch, end ? *end : *tag(record_tag::kResult),

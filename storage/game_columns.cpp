@@ -25,8 +25,8 @@ std::string move_columns(const std::string& a) {
     return a + ".game_id::text, " + a + ".ply, " + a + ".notation, " + a + ".side, " + a +
            ".captured, " + a + ".position, " + a + ".state, " + a + ".result, " + a +
            ".end_reason, coalesce(" + a + ".request_hash, ''), " + a + ".response, " +
-           "(extract(epoch from " + a + ".created_at) * 1000000)::bigint, " + a + ".think_ms, " + a +
-           ".fox_clock_ms, " + a + ".geese_clock_ms, coalesce(" + a + ".comment, '')";
+           "(extract(epoch from " + a + ".created_at) * 1000000)::bigint, " + a + ".think_ms, " +
+           a + ".fox_clock_ms, " + a + ".geese_clock_ms, coalesce(" + a + ".comment, '')";
 }
 
 std::string game_with_last_move_select() {

@@ -96,8 +96,7 @@ bool exec_insert_game(Transaction& tx, const GameRow& g, const std::string& star
         g.geese_clock_ms, g.start_ply, nonzero(g.turn_started_us), nonzero(g.deadline_us),
         nonempty(g.rematch_of_game_id), nonempty(g.fox_reserved_hash),
         nonempty(g.geese_reserved_hash), g.imported, nonempty(g.record_time_control),
-        g.record_created_us, g.record_ended_us, g.result, g.end_reason,
-        nonzero(g.finished_us));
+        g.record_created_us, g.record_ended_us, g.result, g.end_reason, nonzero(g.finished_us));
     return r.size() == 1;
 }
 

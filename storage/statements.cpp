@@ -71,7 +71,8 @@ void prepare_game_statements(pqxx::connection& conn) {
         " AND ($2::bigint IS NULL OR (g.{col}, g.game_id) < (" FG_TS("$2") ", $3::uuid))"
         " ORDER BY g.{col} DESC, g.game_id DESC LIMIT $4";
     auto listing = [&](const std::string& which, const std::string& column) {
-        std::string sql = select + " WHERE " + which + " AND g.visibility = " + kPublic + page_filter;
+        std::string sql =
+            select + " WHERE " + which + " AND g.visibility = " + kPublic + page_filter;
         for (std::size_t at; (at = sql.find("{col}")) != std::string::npos;)
             sql.replace(at, 5, column);
         return sql;

@@ -152,8 +152,8 @@ int replay_moves(const EngineArgs& args, std::string line, int line_number, std:
                 return usage_error(io.err, "line " + std::to_string(line_number) + ": move '" +
                                                shown + "' rejected: " + move.error().message);
             }
-            write_ply(game.position(), format_move(game.position().board(), *move),
-                      game.status(), io.out);
+            write_ply(game.position(), format_move(game.position().board(), *move), game.status(),
+                      io.out);
         }
         if (!std::getline(in, line)) return 0;
         ++line_number;
@@ -166,8 +166,9 @@ int replay_record(const EngineArgs& args, std::string text, std::istream& in, Io
     const VariantFlags& flags = args.variant;
     if (!flags.variant.empty() || given(flags.geese_given) || flags.sideways ||
         given(flags.position_given)) {
-        return usage_error(io.err, "a record names its variant, options and start: leave out "
-                                   "--variant, --geese, --sideways and --position");
+        return usage_error(io.err,
+                           "a record names its variant, options and start: leave out "
+                           "--variant, --geese, --sideways and --position");
     }
     // One byte over the limit is enough for the parser to refuse it.
     read_at_most(in, kMaxRecordBytes + 1, text);
@@ -179,8 +180,8 @@ int replay_record(const EngineArgs& args, std::string text, std::istream& in, Io
     }
     const ParsedRecord& record = parsed.value();
     for (std::size_t i = 0; i < record.played.size(); ++i) {
-        write_ply(record.played[i].after, record.record.moves[i].notation,
-                  record.played[i].status, io.out);
+        write_ply(record.played[i].after, record.record.moves[i].notation, record.played[i].status,
+                  io.out);
     }
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "engine/game_record.h"
 #include "engine/position_code.h"
 #include "service/core/database_errors.h"
+#include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
@@ -25,7 +26,6 @@ using storage::GameRow;
 using storage::MoveRow;
 
 constexpr std::int64_t kMicrosPerSecond = 1'000'000;
-constexpr std::int64_t kDayMs = 24LL * 3'600'000;
 constexpr std::string_view kEndReasonPrefix = "END_REASON_";
 
 // The API's end reason for a record's: the engine's for an end by the
@@ -47,8 +47,8 @@ int end_reason_number_of(RecordEnd end) {
 // one that stopped unfinished).
 RecordEnd record_end_of_number(int reason) {
     if (reason == v1::END_REASON_UNSPECIFIED || reason == v1::END_REASON_UNFINISHED) return {};
-    const std::string name = lowercase(v1::EndReason_Name(static_cast<v1::EndReason>(reason))
-                                           .substr(kEndReasonPrefix.size()));
+    const std::string name = lowercase(
+        v1::EndReason_Name(static_cast<v1::EndReason>(reason)).substr(kEndReasonPrefix.size()));
     const auto end = record_end_named(name);
     if (!end) throw std::logic_error("no record end reason for " + name);
     return *end;
@@ -74,15 +74,14 @@ RecordTimeControl time_control_of(const GameRow& g) {
         if (!stored) throw std::runtime_error("stored game " + g.game_id + ": " + stored.error());
         return *stored;
     }
-    switch (g.time_control) {
-        case storage::time_control::kRealTime:
-            return {RecordTimeControl::Kind::kRealTime, g.initial_ms, g.increment_ms, 0};
-        case storage::time_control::kCorrespondence:
-            return {RecordTimeControl::Kind::kCorrespondence, 0, 0,
-                    static_cast<int>(g.move_period_ms / kDayMs)};
-        default:
-            return {};
+    const v1::TimeControl control = time_control_view(g);
+    if (control.has_real_time())
+        return {RecordTimeControl::Kind::kRealTime, g.initial_ms, g.increment_ms, 0};
+    if (control.has_correspondence()) {
+        return {RecordTimeControl::Kind::kCorrespondence, 0, 0,
+                control.correspondence().days_per_move()};
     }
+    return {};
 }
 
 std::optional<std::int64_t> seconds_of(std::optional<std::int64_t> us) {
@@ -95,8 +94,7 @@ std::optional<std::int64_t> seconds_of(std::optional<std::int64_t> us) {
 GameRecord record_of(const GameRow& g, const std::vector<MoveRow>& moves) {
     GameRecord record;
     record.variant = &variant_of(g);
-    const Position start = parse_position_code(*record.variant, g.start_position).value();
-    if (!(start == Position(*record.variant))) record.start = start;
+    record.start = custom_start(parse_position_code(*record.variant, g.start_position).value());
     record.time_control = time_control_of(g);
     const bool finished = g.state == storage::game_state::kFinished;
     record.result = outcome_of(g.result);
@@ -181,8 +179,8 @@ std::vector<storage::ImportedMove> imported_moves(const ParsedRecord& parsed, co
         m.side = side_number(opponent(played.after.side_to_move()));
         m.captured = captured_points(board, played.move);
         m.position = format_position_code(played.after);
-        m.state = played.status.over() ? storage::game_state::kFinished
-                                       : storage::game_state::kActive;
+        m.state =
+            played.status.over() ? storage::game_state::kFinished : storage::game_state::kActive;
         m.result = result_number(played.status.outcome);
         m.end_reason = end_reason_number(played.status.reason);
         m.created_us = g.created_us;
@@ -195,7 +193,7 @@ std::vector<storage::ImportedMove> imported_moves(const ParsedRecord& parsed, co
 }  // namespace
 
 ServiceResult<google::api::HttpBody> GameService::export_game(const v1::ExportGameRequest& request,
-                                                             const CallContext& call) {
+                                                              const CallContext& call) {
     std::string id;
     if (auto e = normalize_game_id(request.game_id(), id)) return *e;
     return guarded<google::api::HttpBody>(
@@ -212,8 +210,8 @@ ServiceResult<google::api::HttpBody> GameService::export_game(const v1::ExportGa
         });
 }
 
-ServiceResult<v1::ImportGameResponse> GameService::import_game(
-    const v1::ImportGameRequest& request, const CallContext& call) {
+ServiceResult<v1::ImportGameResponse> GameService::import_game(const v1::ImportGameRequest& request,
+                                                               const CallContext& call) {
     if (request.record().empty()) {
         return invalid_argument("record",
                                 "record is required: a game record as ExportGame writes it "
@@ -242,8 +240,7 @@ ServiceResult<v1::ImportGameResponse> GameService::import_game(
                 return make_error(StatusCode::kAborted, "CONFLICT",
                                   "the new game's id was taken; retry");
             }
-            spdlog::info("game {} imported: {} with {} moves", g.game_id, g.variant,
-                         moves.size());
+            spdlog::info("game {} imported: {} with {} moves", g.game_id, g.variant, moves.size());
             v1::ImportGameResponse response;
             std::optional<MoveRow> last;
             if (!moves.empty()) last = moves.back().move;

@@ -77,7 +77,6 @@ ServiceResult<v1::MakeMoveResponse> replay_earlier_try(const MoveRow& earlier, H
     return first;
 }
 
-
 // The move checked against the game as read: in progress, at the ply the
 // client expects, the token's side to move, and legal.
 ServiceResult<Move> check_move(const GameRow& g, const Position& pos, Held held,

@@ -463,10 +463,11 @@ class DocumentBuilder {
                 {"content",
                  {{"application/x-ndjson", {{"schema", message_ref(method->output_type())}}}}}};
         } else if (method->output_type() == google::api::HttpBody::descriptor()) {
-            out["200"] = {{"description",
-                           "The response body itself, in this media type (over gRPC a "
-                           "google.api.HttpBody carries the same bytes)."},
-                          {"content", {{http_body_media_type(method), {{"schema", {{"type", "string"}}}}}}}};
+            out["200"] = {
+                {"description",
+                 "The response body itself, in this media type (over gRPC a "
+                 "google.api.HttpBody carries the same bytes)."},
+                {"content", {{http_body_media_type(method), {{"schema", {{"type", "string"}}}}}}}};
         } else {
             out["200"] = {
                 {"description", response_comment.empty() ? "OK" : response_comment},

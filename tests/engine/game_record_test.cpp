@@ -112,8 +112,7 @@ class EveryConfiguration : public ::testing::TestWithParam<const Variant*> {};
 TEST_P(EveryConfiguration, RandomGamesRoundTripExactly) {
     const Variant& v = *GetParam();
     for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-        GameRecord record =
-            testing::random_game_record(v, seed * 7919, seed % 3 == 0 ? 40 : 400);
+        GameRecord record = testing::random_game_record(v, seed * 7919, seed % 3 == 0 ? 40 : 400);
         switch (seed % 3) {
             case 0:
                 record.time_control = {RecordTimeControl::Kind::kRealTime, 90'500, 0, 0};
@@ -190,8 +189,8 @@ TEST(GameRecord, ReadsLenientFormsAndWritesThemCanonically) {
               "[Result \"fox_side_wins\"]\n[EndReason \"geese_below_threshold\"]\n\n"
               "1. d4xd2 {three left}\nfox_side_wins\n");
 
-    const ParsedRecord several = parse_ok(
-        "[Variant \"big_cross\"]\n[Result \"*\"]\n1. e7-e6 2. a4-a5{a}3. e6-e5 *");
+    const ParsedRecord several =
+        parse_ok("[Variant \"big_cross\"]\n[Result \"*\"]\n1. e7-e6 2. a4-a5{a}3. e6-e5 *");
     ASSERT_EQ(several.record.moves.size(), 3u);
     EXPECT_EQ(several.record.moves[1].comment, "a");
 }
@@ -210,8 +209,8 @@ TEST(GameRecord, TimeControlsAndTimesHaveOneTextEach) {
         EXPECT_EQ(*parsed, control);
     }
     EXPECT_EQ(format_time_control(*parse_time_control("90.50+0")), "90.5+0");
-    for (const char* bad : {"", "300", "300+", "+3", "0+0", "86401+0", "60+3601", "1/100",
-                            "1/0", "1/31622400", "060+0", "1.2345+0", "5m+3s"})
+    for (const char* bad : {"", "300", "300+", "+3", "0+0", "86401+0", "60+3601", "1/100", "1/0",
+                            "1/31622400", "060+0", "1.2345+0", "5m+3s"})
         EXPECT_FALSE(parse_time_control(bad).ok()) << bad;
 
     EXPECT_EQ(format_record_time(0), "1970-01-01T00:00:00Z");
@@ -285,9 +284,8 @@ TEST(GameRecord, RefusesWhatDoesNotParseWithItsLineAndColumn) {
          13, "checkmate"},
         {header + "[Result \"*\"]\n[Created \"yesterday\"]\n\n*", RecordProblem::kBadTagValue, 6,
          11, "2026-12-01T12:00:00Z"},
-        {header +
-             "[Result \"*\"]\n[Created \"2026-12-01T12:00:00Z\"]\n[Ended "
-             "\"2026-11-30T12:00:00Z\"]\n\n*",
+        {header + "[Result \"*\"]\n[Created \"2026-12-01T12:00:00Z\"]\n[Ended "
+                  "\"2026-11-30T12:00:00Z\"]\n\n*",
          RecordProblem::kBadTagValue, 7, 9, "before Created"},
         {header + "[Result \"*\"]\n\n1. d4-d5", RecordProblem::kSyntax, 7, 9, "missing"},
         {header + "[Result \"*\"]\n\n*\n1. d4-d5", RecordProblem::kSyntax, 8, 1,
@@ -337,8 +335,9 @@ TEST(GameRecord, RefusesAnIllegalMoveWithItsPlyAndTheEnginesReason) {
 }
 
 TEST(GameRecord, TheResultAndEndReasonMustFitTheMoves) {
-    const std::string four = kStandardHeader + "[Start \"3/3/7/3F3/G2G3/3/G1G f 0 0\"]\n";  // 5 lines
-    const std::string open = kStandardHeader;                                              // 4 lines
+    const std::string four =
+        kStandardHeader + "[Start \"3/3/7/3F3/G2G3/3/G1G f 0 0\"]\n";  // 5 lines
+    const std::string open = kStandardHeader;                          // 4 lines
     // The error is at the EndReason tag's value when there is one, else at
     // the Result tag's.
     struct Case {
@@ -388,13 +387,14 @@ TEST(GameRecord, TheResultAndEndReasonMustFitTheMoves) {
 }
 
 TEST(GameRecord, RefusesWhatIsOverItsLimits) {
-    const std::string too_long = kStandardHeader + "[Result \"*\"]\n\n" +
-                                 std::string(kMaxRecordBytes, ' ') + "*";
+    const std::string too_long =
+        kStandardHeader + "[Result \"*\"]\n\n" + std::string(kMaxRecordBytes, ' ') + "*";
     expect_refused(too_long, RecordProblem::kTooLong, 1, 1, "at most 49152");
 
     // The ply counter stops at kMaxPly.
-    expect_refused(kStandardHeader + "[Start \"3/3/7/3F3/GGGGGGG/GGG/GGG f 0 999999\"]\n"
-                                     "[Result \"*\"]\n\nd4-d5 c3-c4 *",
+    expect_refused(kStandardHeader +
+                       "[Start \"3/3/7/3F3/GGGGGGG/GGG/GGG f 0 999999\"]\n"
+                       "[Result \"*\"]\n\nd4-d5 c3-c4 *",
                    RecordProblem::kTooManyMoves, 8, 7, "1000000");
 
     // A long game, one move longer than a record holds: the fox steps, the

@@ -276,11 +276,9 @@ TEST(CliReplay, ARecordIsRefusedWholeWithItsLineAndColumn) {
     expect_usage_error(run({"replay"}, "[Variant \"standard\"]\n[Player \"me\"]\n"),
                        {"line 2, column 2", "unknown tag Player"});
     // A record brings its own variant: flags would contradict it.
-    expect_usage_error(run({"replay", "--variant", "standard"}, kRecord),
-                       {"leave out --variant"});
+    expect_usage_error(run({"replay", "--variant", "standard"}, kRecord), {"leave out --variant"});
     std::string huge = kRecord;
-    huge.insert(huge.find("fox_side_wins\n", huge.find("21.")),
-                std::string(50 * 1024, ' '));
+    huge.insert(huge.find("fox_side_wins\n", huge.find("21.")), std::string(50 * 1024, ' '));
     expect_usage_error(run({"replay"}, huge), {"line 1, column 1", "at most 49152"});
 }
 

@@ -6,7 +6,6 @@
 // their own listing; and every refused record names its place and stores
 // nothing.
 #include <pqxx/pqxx>
-
 #include <string>
 #include <vector>
 
@@ -21,7 +20,8 @@ namespace {
 const Variant& engine_variant(const v1::Game& game) {
     VariantOptions options;
     if (game.options().has_geese()) options.geese = game.options().geese();
-    if (game.options().has_geese_sideways()) options.geese_sideways = game.options().geese_sideways();
+    if (game.options().has_geese_sideways())
+        options.geese_sideways = game.options().geese_sideways();
     return **Variant::find(game.variant(), options);
 }
 
@@ -31,8 +31,7 @@ std::string expected_record(const v1::Game& game, const std::vector<std::string>
                             Outcome result, RecordEnd end, bool ended) {
     GameRecord record;
     record.variant = &engine_variant(game);
-    const Position start = *parse_position_code(*record.variant, game.start_position());
-    if (!(start == Position(*record.variant))) record.start = start;
+    record.start = custom_start(*parse_position_code(*record.variant, game.start_position()));
     if (game.time_control().has_real_time()) {
         record.time_control = {RecordTimeControl::Kind::kRealTime,
                                game.time_control().real_time().initial().seconds() * 1000,
@@ -112,9 +111,8 @@ TEST_F(GameRecords, ExportsGamesInProgressWaitingAndWithClocks) {
     EXPECT_NE(exported->data().find("\n1. c7-c6\n*\n"), std::string::npos);
     EXPECT_EQ(exported->data().find("EndReason"), std::string::npos);
 
-    v1::CreateGameRequest waiting = create_request("standard", v1::SEAT_CHOICE_FOX,
-                                                   v1::VISIBILITY_PRIVATE,
-                                                   "3/3/7/3F3/G2G3/3/G1G f 0 0");
+    v1::CreateGameRequest waiting = create_request(
+        "standard", v1::SEAT_CHOICE_FOX, v1::VISIBILITY_PRIVATE, "3/3/7/3F3/G2G3/3/G1G f 0 0");
     waiting.mutable_time_control()->mutable_real_time()->mutable_initial()->set_seconds(300);
     waiting.mutable_time_control()->mutable_real_time()->mutable_increment()->set_seconds(3);
     const v1::CreateGameResponse created = create_game(waiting);
@@ -137,8 +135,8 @@ TEST_F(GameRecords, ExportRefusesABadIdAndAnUnknownGame) {
     const Reply<google::api::HttpBody> bad = client().export_game("not-a-uuid");
     EXPECT_TRUE(IsError(bad, grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
     EXPECT_EQ(bad_request_field(bad.status), "game_id");
-    EXPECT_TRUE(IsError(client().export_game(""), grpc::StatusCode::INVALID_ARGUMENT,
-                        "INVALID_ARGUMENT"));
+    EXPECT_TRUE(
+        IsError(client().export_game(""), grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
     EXPECT_TRUE(IsError(client().export_game(kUnknownGameId), grpc::StatusCode::NOT_FOUND,
                         "GAME_NOT_FOUND"));
 }
@@ -207,15 +205,12 @@ TEST_F(GameRecords, ImportedGamesHaveNoSeatsToJoinOrPlay) {
         client().import_game(kFourGeese, v1::VISIBILITY_PUBLIC);
     ASSERT_TRUE(IsOk(imported));
     const std::string id = imported->game().game_id();
-    EXPECT_TRUE(RejectsUnchanged(id, grpc::StatusCode::FAILED_PRECONDITION, "GAME_OVER", [&] {
-        return client().join(id, "").status;
-    }));
-    EXPECT_TRUE(RejectsUnchanged(id, grpc::StatusCode::UNAUTHENTICATED, "TOKEN_INVALID", [&] {
-        return client().resign(id, kUnknownToken).status;
-    }));
-    EXPECT_TRUE(RejectsUnchanged(id, grpc::StatusCode::UNAUTHENTICATED, "TOKEN_INVALID", [&] {
-        return client().offer_rematch(id, kUnknownToken).status;
-    }));
+    EXPECT_TRUE(RejectsUnchanged(id, grpc::StatusCode::FAILED_PRECONDITION, "GAME_OVER",
+                                 [&] { return client().join(id, "").status; }));
+    EXPECT_TRUE(RejectsUnchanged(id, grpc::StatusCode::UNAUTHENTICATED, "TOKEN_INVALID",
+                                 [&] { return client().resign(id, kUnknownToken).status; }));
+    EXPECT_TRUE(RejectsUnchanged(id, grpc::StatusCode::UNAUTHENTICATED, "TOKEN_INVALID",
+                                 [&] { return client().offer_rematch(id, kUnknownToken).status; }));
 }
 
 TEST_F(GameRecords, ARecordWithoutAResultIsStoredUnfinished) {
@@ -355,8 +350,7 @@ TEST_F(ImportedHistory, RefusedRecordsSayWhereAndStoreNothing) {
         {header + "1. d4-d5 c3-c4 d5-d3 *", "RECORD_ILLEGAL_MOVE", "4", "16", "illegal_move"},
         {"[Variant \"standard\"]\n[Result \"draw\"]\n\n1. d4-d5 draw", "RECORD_RESULT_MISMATCH",
          "2", "10", "result_mismatch"},
-        {header + std::string(kMaxRecordBytes, ' ') + "*", "RECORD_INVALID", "1", "1",
-         "too_long"},
+        {header + std::string(kMaxRecordBytes, ' ') + "*", "RECORD_INVALID", "1", "1", "too_long"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.record.substr(0, 80));
@@ -368,9 +362,8 @@ TEST_F(ImportedHistory, RefusedRecordsSayWhereAndStoreNothing) {
         EXPECT_EQ(info->metadata().at("line"), c.line);
         EXPECT_EQ(info->metadata().at("column"), c.column);
         EXPECT_EQ(info->metadata().at("problem"), c.problem);
-        EXPECT_EQ(refused.status.error_message().rfind("line " + c.line + ", column " + c.column +
-                                                           ": ",
-                                                       0),
+        EXPECT_EQ(refused.status.error_message().rfind(
+                      "line " + c.line + ", column " + c.column + ": ", 0),
                   0u)
             << refused.status.error_message();
         if (c.reason == "RECORD_ILLEGAL_MOVE") {
@@ -378,8 +371,8 @@ TEST_F(ImportedHistory, RefusedRecordsSayWhereAndStoreNothing) {
             EXPECT_EQ(info->metadata().at("move"), "d5-d3");
         }
     }
-    EXPECT_TRUE(IsError(client().import_game(""), grpc::StatusCode::INVALID_ARGUMENT,
-                        "INVALID_ARGUMENT"));
+    EXPECT_TRUE(
+        IsError(client().import_game(""), grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
     v1::ImportGameRequest odd;
     odd.set_record(kFourGeese);
     set_enum_number(odd, "visibility", 9);

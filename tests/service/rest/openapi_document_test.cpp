@@ -281,8 +281,11 @@ TEST(OpenApiDocument, ExportGameAnswersTheRecordAsPlainTextAndImportTakesJson) {
     EXPECT_FALSE(document().at("components").at("schemas").contains("google.api.HttpBody"));
     // What the proto's comment tells buf's linter is not for readers.
     EXPECT_EQ(exported.at("description").get<std::string>().find("buf:lint"), std::string::npos);
-    EXPECT_NE(exported.at("responses").at("404").at("description").get<std::string>().find(
-                  "`GAME_NOT_FOUND`"),
+    EXPECT_NE(exported.at("responses")
+                  .at("404")
+                  .at("description")
+                  .get<std::string>()
+                  .find("`GAME_NOT_FOUND`"),
               std::string::npos);
 
     const Json& imported = document().at("paths").at("/v1/games:import").at("post");

@@ -42,7 +42,8 @@ TEST_F(RestRecords, ARecordIsPlainTextTheSameAsOverGrpc) {
 
     // HEAD: the same headers and no body (the connection then closes).
     HttpClient connection(port());
-    connection.send_raw("HEAD /v1/games/" + game.id + "/record HTTP/1.1\r\nHost: x\r\n"
+    connection.send_raw("HEAD /v1/games/" + game.id +
+                        "/record HTTP/1.1\r\nHost: x\r\n"
                         "Connection: close\r\n\r\n");
     const std::string head = connection.read_all_raw();
     EXPECT_EQ(head.rfind("HTTP/1.1 200", 0), 0u) << head;
@@ -83,7 +84,8 @@ TEST_F(RestRecords, ImportTakesTheRecordInJsonAndExportGivesItBack) {
     EXPECT_EQ(game.visibility(), v1::VISIBILITY_PUBLIC);
     EXPECT_NE(reply.body.find("\"imported\":true"), std::string::npos);
 
-    EXPECT_TRUE(SameResponse(get("/v1/games/" + game.game_id()), grpc().get(game.game_id()).response));
+    EXPECT_TRUE(
+        SameResponse(get("/v1/games/" + game.game_id()), grpc().get(game.game_id()).response));
     const HttpReply moves = get("/v1/games/" + game.game_id() + "/moves");
     EXPECT_NE(moves.body.find("\"comment\":\"Zug — «opening»\""), std::string::npos) << moves.body;
     const HttpReply record = get("/v1/games/" + game.game_id() + "/record");
@@ -104,8 +106,8 @@ TEST_F(RestRecords, ARefusedRecordIsTheJsonStatusOfGrpcWithItsPlace) {
     EXPECT_EQ(info.metadata().at("column"), "4");
     EXPECT_EQ(info.metadata().at("ply"), "1");
 
-    EXPECT_TRUE(IsRestError(post("/v1/games:import", "{}"), 400,
-                            grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
+    EXPECT_TRUE(IsRestError(post("/v1/games:import", "{}"), 400, grpc::StatusCode::INVALID_ARGUMENT,
+                            "INVALID_ARGUMENT"));
     EXPECT_TRUE(IsRestError(post("/v1/games:import", "{\"record\":7}"), 400,
                             grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
     EXPECT_EQ(rest("GET", "/v1/games:import").status, 405);
