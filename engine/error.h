@@ -24,12 +24,13 @@ struct Error {
     std::string message;
 };
 
-// Either a value or an Error; a small stand-in for C++23's std::expected.
-template <class T>
+// Either a value or an error (an Error unless said otherwise); a small
+// stand-in for C++23's std::expected.
+template <class T, class E = Error>
 class [[nodiscard]] Result {
   public:
     Result(T value) : state_(std::move(value)) {}
-    Result(Error error) : state_(std::move(error)) {}
+    Result(E error) : state_(std::move(error)) {}
 
     bool ok() const { return state_.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -49,13 +50,13 @@ class [[nodiscard]] Result {
     const T& operator*() const& { return value(); }
     const T* operator->() const { return &value(); }
 
-    const Error& error() const {
+    const E& error() const {
         assert(!ok());
         return std::get<1>(state_);
     }
 
   private:
-    std::variant<T, Error> state_;
+    std::variant<T, E> state_;
 };
 
 inline Error make_error(ErrorCode code, std::string message) {

@@ -17,14 +17,16 @@ const char* const kGameColumns =
     " g.fox_clock_ms, g.geese_clock_ms, g.start_ply, coalesce(" FG_US("g.turn_started_at") ", 0),"
     " coalesce(" FG_US("g.deadline_at") ", 0), g.rematch_offered_by,"
     " coalesce(g.rematch_game_id::text, ''), coalesce(g.rematch_of_game_id::text, ''),"
-    " coalesce(g.fox_reserved_hash, ''), coalesce(g.geese_reserved_hash, '')";
+    " coalesce(g.fox_reserved_hash, ''), coalesce(g.geese_reserved_hash, ''), g.imported,"
+    " coalesce(g.record_time_control, ''), " FG_US("g.record_created_at") ", " FG_US(
+        "g.record_ended_at");
 
 std::string move_columns(const std::string& a) {
     return a + ".game_id::text, " + a + ".ply, " + a + ".notation, " + a + ".side, " + a +
            ".captured, " + a + ".position, " + a + ".state, " + a + ".result, " + a +
            ".end_reason, coalesce(" + a + ".request_hash, ''), " + a + ".response, " +
-           "(extract(epoch from " + a + ".created_at) * 1000000)::bigint, " + a + ".think_ms, " + a +
-           ".fox_clock_ms, " + a + ".geese_clock_ms";
+           "(extract(epoch from " + a + ".created_at) * 1000000)::bigint, " + a + ".think_ms, " +
+           a + ".fox_clock_ms, " + a + ".geese_clock_ms, coalesce(" + a + ".comment, '')";
 }
 
 std::string game_with_last_move_select() {
@@ -75,6 +77,10 @@ GameRow read_game(const pqxx::row& row, int at) {
     g.rematch_of_game_id = row[at + 38].as<std::string>();
     g.fox_reserved_hash = row[at + 39].as<std::string>();
     g.geese_reserved_hash = row[at + 40].as<std::string>();
+    g.imported = row[at + 41].as<bool>();
+    g.record_time_control = row[at + 42].as<std::string>();
+    if (!row[at + 43].is_null()) g.record_created_us = row[at + 43].as<std::int64_t>();
+    if (!row[at + 44].is_null()) g.record_ended_us = row[at + 44].as<std::int64_t>();
     return g;
 }
 
@@ -96,6 +102,7 @@ std::optional<MoveRow> read_move(const pqxx::row& row, int at) {
     if (!row[at + 12].is_null()) m.think_ms = row[at + 12].as<std::int64_t>();
     if (!row[at + 13].is_null()) m.fox_clock_ms = row[at + 13].as<std::int64_t>();
     if (!row[at + 14].is_null()) m.geese_clock_ms = row[at + 14].as<std::int64_t>();
+    m.comment = row[at + 15].as<std::string>();
     return m;
 }
 

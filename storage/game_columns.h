@@ -19,11 +19,11 @@ namespace foxgeese::storage {
 
 // Every column of `games g` that read_game() reads, in its order.
 extern const char* const kGameColumns;
-inline constexpr int kGameColumnCount = 41;
+inline constexpr int kGameColumnCount = 45;
 
 // The columns of a moves table aliased `alias`, as read_move() reads them.
 std::string move_columns(const std::string& alias);
-inline constexpr int kMoveColumnCount = 15;
+inline constexpr int kMoveColumnCount = 16;
 
 // "SELECT <game>, <its last move> FROM games g LEFT JOIN moves m ...".
 std::string game_with_last_move_select();

@@ -86,6 +86,12 @@ struct GameRow {
     std::int64_t updated_us = 0;
     std::int64_t finished_us = 0;  // 0 while not finished
     std::int64_t event_seq = 0;    // number of the game's last recorded event
+    // An imported game (migrations/0008_imported_games.sql): its record's
+    // TimeControl tag (empty for "-") and dates, if it gave them.
+    bool imported = false;
+    std::string record_time_control;
+    std::optional<std::int64_t> record_created_us;
+    std::optional<std::int64_t> record_ended_us;
 };
 
 struct MoveRow {
@@ -106,6 +112,7 @@ struct MoveRow {
     std::optional<std::int64_t> think_ms;
     std::optional<std::int64_t> fox_clock_ms;
     std::optional<std::int64_t> geese_clock_ms;
+    std::string comment;  // an imported move's comment; empty: none
 };
 
 // A game with its latest move (absent before the first move).
@@ -134,6 +141,13 @@ struct MoveWrite {
     std::vector<std::string> events;
 };
 
+// One move of an imported game as stored: its row, and the repetition key
+// of the position after it.
+struct ImportedMove {
+    MoveRow move;
+    std::string position_key;
+};
+
 // One recorded watch event of a game.
 struct GameEvent {
     std::int64_t seq = 0;
@@ -147,7 +161,7 @@ struct SeatPresence {
     std::int64_t since_us = 0;
 };
 
-enum class GameListFilter { kOpen, kActive, kRecent };
+enum class GameListFilter { kOpen, kActive, kRecent, kImported };
 
 // A page of a listing and where the next one starts.
 struct GamePage {

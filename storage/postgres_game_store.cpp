@@ -44,6 +44,8 @@ const char* list_statement(GameListFilter filter) {
             return "list_active_games";
         case GameListFilter::kRecent:
             return "list_recent_games";
+        case GameListFilter::kImported:
+            return "list_imported_games";
     }
     return "list_open_games";
 }
@@ -79,6 +81,25 @@ std::optional<GameWithLastMove> read_game_with_last_move(const pqxx::result& r) 
     return GameWithLastMove{read_game(r[0]), read_move(r[0], kGameColumnCount)};
 }
 
+// The game row and its start occurrence (insert_game), in a transaction
+// or not; true when it was inserted.
+template <class Transaction>
+bool exec_insert_game(Transaction& tx, const GameRow& g, const std::string& start_position_key) {
+    const pqxx::result r = tx.exec_prepared(
+        "insert_game", g.game_id, g.variant, g.geese_option, g.geese_sideways, g.visibility,
+        g.state, g.start_position, g.start_geese, g.position, g.ply, g.quiet_plies,
+        nonempty(g.fox_token_hash), nonempty(g.geese_token_hash), g.invite_code_hash,
+        nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
+        nonempty(g.create_request_hash), g.created_us, start_position_key,
+        nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.time_control,
+        g.initial_ms, g.increment_ms, g.move_period_ms, g.first_move_ms, g.fox_clock_ms,
+        g.geese_clock_ms, g.start_ply, nonzero(g.turn_started_us), nonzero(g.deadline_us),
+        nonempty(g.rematch_of_game_id), nonempty(g.fox_reserved_hash),
+        nonempty(g.geese_reserved_hash), g.imported, nonempty(g.record_time_control),
+        g.record_created_us, g.record_ended_us, g.result, g.end_reason, nonzero(g.finished_us));
+    return r.size() == 1;
+}
+
 }  // namespace
 
 bool PostgresGameStore::insert_game(const GameRow& g, const std::string& start_position_key,
@@ -86,18 +107,25 @@ bool PostgresGameStore::insert_game(const GameRow& g, const std::string& start_p
     return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         require_caller(budget);
         pqxx::nontransaction tx(conn);
-        const pqxx::result r = tx.exec_prepared(
-            "insert_game", g.game_id, g.variant, g.geese_option, g.geese_sideways, g.visibility,
-            g.state, g.start_position, g.start_geese, g.position, g.ply, g.quiet_plies,
-            nonempty(g.fox_token_hash), nonempty(g.geese_token_hash), g.invite_code_hash,
-            nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
-            nonempty(g.create_request_hash), g.created_us, start_position_key,
-            nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.time_control,
-            g.initial_ms, g.increment_ms, g.move_period_ms, g.first_move_ms, g.fox_clock_ms,
-            g.geese_clock_ms, g.start_ply, nonzero(g.turn_started_us), nonzero(g.deadline_us),
-            nonempty(g.rematch_of_game_id), nonempty(g.fox_reserved_hash),
-            nonempty(g.geese_reserved_hash));
-        return r.size() == 1;
+        return exec_insert_game(tx, g, start_position_key);
+    });
+}
+
+bool PostgresGameStore::insert_imported_game(const GameRow& g,
+                                             const std::string& start_position_key,
+                                             const std::vector<ImportedMove>& moves,
+                                             const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::work tx(conn);
+        if (!exec_insert_game(tx, g, start_position_key)) return false;
+        for (const auto& [m, key] : moves) {
+            tx.exec_prepared("insert_imported_move", g.game_id, m.ply, m.notation, m.side,
+                             m.captured, m.position, m.state, m.result, m.end_reason, m.created_us,
+                             nonempty(m.comment), key);
+        }
+        require_caller(budget);
+        tx.commit();
+        return true;
     });
 }
 
@@ -271,9 +299,9 @@ GamePage PostgresGameStore::list_games(
         }
         if (static_cast<int>(r.size()) > limit && !page.games.empty()) {
             const GameRow& last = page.games.back().game;
-            const std::int64_t key = filter == GameListFilter::kOpen     ? last.created_us
-                                     : filter == GameListFilter::kActive ? last.updated_us
-                                                                         : last.finished_us;
+            const std::int64_t key = filter == GameListFilter::kActive   ? last.updated_us
+                                     : filter == GameListFilter::kRecent ? last.finished_us
+                                                                         : last.created_us;
             page.next_after = std::make_pair(key, last.game_id);
         }
         return page;

@@ -30,6 +30,13 @@ class PostgresGameStore {
     bool insert_game(const GameRow& game, const std::string& start_position_key,
                      const CallBudget& budget = {});
 
+    // Inserts an imported game, finished, with all its moves and their
+    // repetition history, in one transaction. Returns false (writing
+    // nothing) when its id is taken.
+    bool insert_imported_game(const GameRow& game, const std::string& start_position_key,
+                              const std::vector<ImportedMove>& moves,
+                              const CallBudget& budget = {});
+
     std::optional<GameWithLastMove> find_game(const std::string& game_id,
                                               const CallBudget& budget = {});
     std::optional<GameWithLastMove> find_game_by_create_request(const std::string& request_hash,

@@ -11,6 +11,12 @@ namespace {
 const std::string kActive = sql_int(game_state::kActive);
 const std::string kPublic = sql_int(visibility::kPublic);
 
+// One more occurrence of a position in a game's repetition history, as the
+// tail of an INSERT INTO position_occurrences.
+const std::string kCountOccurrence =
+    " ON CONFLICT (game_id, position_key) DO UPDATE"
+    " SET occurrences = position_occurrences.occurrences + 1, last_ply = excluded.last_ply";
+
 void prepare_game_statements(pqxx::connection& conn) {
     const std::string select = game_with_last_move_select();
     // The start position is the game's first occurrence in its repetition
@@ -24,16 +30,18 @@ void prepare_game_statements(pqxx::connection& conn) {
                  " fox_retry_until, geese_retry_until, time_control, initial_ms, increment_ms,"
                  " move_period_ms, first_move_ms, fox_clock_ms, geese_clock_ms, start_ply,"
                  " turn_started_at, deadline_at, rematch_of_game_id, fox_reserved_hash,"
-                 " geese_reserved_hash)"
+                 " geese_reserved_hash, imported, record_time_control, record_created_at,"
+                 " record_ended_at, result, end_reason, finished_at)"
                  " VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
                  " $15, $16, $17, " FG_TS("$18") ", " FG_TS("$18") ", " FG_TS("$20") ", " FG_TS(
                      "$21") ", $22, $23, $24, $25, $26, $27, $28, $29, " FG_TS("$30") ", " FG_TS("$31")
-                 ", $32::uuid, $33, $34)"
+                 ", $32::uuid, $33, $34, $35, $36, " FG_TS("$37") ", " FG_TS("$38") ", $39, $40, "
+                 FG_TS("$41") ")"
                  // A create retry that lost a race to its twin, or a rematch
                  // created a second time, inserts nothing.
-                 " ON CONFLICT DO NOTHING RETURNING game_id, ply)"
+                 " ON CONFLICT DO NOTHING RETURNING game_id, start_ply)"
                  " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
-                 " SELECT game_id, $19, 1, ply FROM g RETURNING game_id");
+                 " SELECT game_id, $19, 1, start_ply FROM g RETURNING game_id");
     conn.prepare("find_game", select + " WHERE g.game_id = $1::uuid");
     conn.prepare("find_game_by_create_request", select + " WHERE g.create_request_hash = $1");
     // Two indexed lookups rather than one OR, which could not use both indexes.
@@ -62,16 +70,20 @@ void prepare_game_statements(pqxx::connection& conn) {
         " AND ($1 = '' OR g.variant = $1)"
         " AND ($2::bigint IS NULL OR (g.{col}, g.game_id) < (" FG_TS("$2") ", $3::uuid))"
         " ORDER BY g.{col} DESC, g.game_id DESC LIMIT $4";
-    auto listing = [&](int state, const std::string& column) {
-        std::string sql = select + " WHERE g.state = " + sql_int(state) +
-                          " AND g.visibility = " + kPublic + page_filter;
+    auto listing = [&](const std::string& which, const std::string& column) {
+        std::string sql =
+            select + " WHERE " + which + " AND g.visibility = " + kPublic + page_filter;
         for (std::size_t at; (at = sql.find("{col}")) != std::string::npos;)
             sql.replace(at, 5, column);
         return sql;
     };
-    conn.prepare("list_open_games", listing(game_state::kWaiting, "created_at"));
-    conn.prepare("list_active_games", listing(game_state::kActive, "updated_at"));
-    conn.prepare("list_recent_games", listing(game_state::kFinished, "finished_at"));
+    const auto in_state = [](int state) { return "g.state = " + sql_int(state); };
+    conn.prepare("list_open_games", listing(in_state(game_state::kWaiting), "created_at"));
+    conn.prepare("list_active_games", listing(in_state(game_state::kActive), "updated_at"));
+    // Games played here; imported ones have their own listing.
+    conn.prepare("list_recent_games",
+                 listing(in_state(game_state::kFinished) + " AND NOT g.imported", "finished_at"));
+    conn.prepare("list_imported_games", listing("g.imported", "created_at"));
 }
 
 void prepare_move_statements(pqxx::connection& conn) {
@@ -106,9 +118,8 @@ void prepare_move_statements(pqxx::connection& conn) {
             ", $28, $29, $30 FROM upd RETURNING game_id),"
             " occ AS ("
             " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
-            " SELECT game_id, $17, 1, $4 FROM upd"
-            " ON CONFLICT (game_id, position_key) DO UPDATE"
-            " SET occurrences = position_occurrences.occurrences + 1, last_ply = excluded.last_ply"
+            " SELECT game_id, $17, 1, $4 FROM upd" +
+            kCountOccurrence +
             " RETURNING game_id),"
             // The move's events (1 to 3), numbered after the game's last one.
             " ev AS ("
@@ -117,6 +128,17 @@ void prepare_move_statements(pqxx::connection& conn) {
             " FROM upd, (VALUES (1, $19::bytea), (2, $20::bytea), (3, $21::bytea)) AS e(ord, body)"
             " WHERE e.ord <= $18 RETURNING game_id)"
             " SELECT pg_notify('foxgeese_events', $1::text) FROM mv, occ");
+    // One move of an imported game, with its place in the repetition
+    // history, written in the transaction that inserts the game.
+    conn.prepare("insert_imported_move",
+                 "WITH mv AS ("
+                 " INSERT INTO moves (game_id, ply, notation, side, captured, position, state,"
+                 " result, end_reason, created_at, comment)"
+                 " VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, " FG_TS("$10") ", $11)"
+                 " RETURNING game_id)"
+                 " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
+                 " SELECT game_id, $12, 1, $2 FROM mv" +
+                     kCountOccurrence);
     conn.prepare("list_moves", "SELECT " + move_columns("m") +
                                    " FROM moves m WHERE m.game_id = $1::uuid AND m.ply <= $2"
                                    " ORDER BY m.ply");

@@ -9,6 +9,8 @@
 
 #include "board_render.h"
 #include "client_connection.h"
+#include "command_input.h"
+#include "engine/game_record.h"
 #include "engine/variant.h"
 #include "engine_commands.h"
 #include "play_command.h"
@@ -255,6 +257,41 @@ int run_respond_draw(const ClientArgs& args, Io& io) {
         io.out, io.err);
 }
 
+// The record exactly as the server writes it.
+int run_export(const ClientArgs& args, Io& io) {
+    v1::ExportGameRequest request;
+    request.set_game_id(args.positional[0]);
+    ClientConnection connection(args.server);
+    google::api::HttpBody response;
+    const grpc::Status status = connection.call(&Stub::ExportGame, request, response);
+    if (!status.ok()) return report_error(status, connection.server(), io.err);
+    io.out << response.data();
+    return 0;
+}
+
+struct ImportArgs : ClientArgs {
+    bool is_public = false;
+};
+
+int run_import(const ImportArgs& args, Io& io) {
+    CommandInput input(args.positional[0], io.in);
+    if (!input.error().empty()) return usage_error(io.err, input.error());
+    v1::ImportGameRequest request;
+    // The server refuses a longer record; this one is not sent at all.
+    if (!read_at_most(input.stream(), kMaxRecordBytes, *request.mutable_record())) {
+        return usage_error(io.err, args.positional[0] + " is longer than a record may be (" +
+                                       std::to_string(kMaxRecordBytes) + " bytes)");
+    }
+    request.set_visibility(args.is_public ? v1::VISIBILITY_PUBLIC : v1::VISIBILITY_PRIVATE);
+    ClientConnection connection(args.server);
+    v1::ImportGameResponse response;
+    const grpc::Status status = connection.call(&Stub::ImportGame, request, response);
+    if (!status.ok()) return report_error(status, connection.server(), io.err);
+    io.out << "game_id: " << response.game().game_id() << "\n\n";
+    write_game(response.game(), io.out);
+    return 0;
+}
+
 }  // namespace
 
 int run_game_moves(const std::string& game_id, const ServerFlags& server, Io& io) {
@@ -322,6 +359,13 @@ void add_client_commands(CommandLine& line) {
                                    "respond-draw GAME_ID accept|decline --token TOKEN",
                                    std::make_shared<ClientArgs>(), run_respond_draw);
     add_play_command(line);
+
+    add_client_command<ClientArgs>(line, "export", 1, "export GAME_ID",
+                                   std::make_shared<ClientArgs>(), run_export);
+    auto import_args = std::make_shared<ImportArgs>();
+    add_client_command<ImportArgs>(line, "import", 1, "import FILE|- [--public]", import_args,
+                                   run_import)
+        .add_flag("--public", import_args->is_public);
 }
 
 const Variant* variant_of(const v1::Game& game) {

@@ -1,5 +1,5 @@
 // The client commands of the foxgeese program: create, join, show, move,
-// moves, resign, offer-draw and respond-draw talk to a running
+// moves, resign, offer-draw, respond-draw, export and import talk to a running
 // foxgeese-server over gRPC. Exit status: 0, kServerError (1) when the server
 // refuses the call or cannot be reached (one line "foxgeese: REASON: message"
 // on stderr), kUsageError (2) for bad arguments.
@@ -17,8 +17,8 @@
 
 namespace foxgeese::cli {
 
-// Registers create, join, show, move, resign, offer-draw, respond-draw and
-// play.
+// Registers create, join, show, move, resign, offer-draw, respond-draw,
+// play, export and import.
 void add_client_commands(CommandLine& line);
 
 // `moves GAME_ID`: the game replayed, ply by ply.

@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "command_input.h"
 #include "engine/analysis.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/game_status.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -123,29 +125,85 @@ int run_moves(const EngineArgs& args, Io& io) {
     return 0;
 }
 
-int run_replay(const EngineArgs& args, Io& io) {
-    if (!args.positional.empty())
-        return usage_error(io.err, "unexpected argument '" + args.positional[0] + "'");
+// One line of replay's output: the ply, the move, the position code after
+// it and the rules' verdict there.
+void write_ply(const Position& after, const std::string& notation, const GameStatus& status,
+               std::ostream& out) {
+    out << after.ply() << '\t' << notation << '\t' << format_position_code(after) << '\t'
+        << outcome_name(status.outcome) << '\t' << end_reason_name(status.reason) << '\n';
+}
+
+bool blank(const std::string& line) {
+    return line.find_first_not_of(" \t\r") == std::string::npos;
+}
+
+// Bare moves, one a line from `line` (line `line_number`) on: each is
+// printed as it is played, so the plies before a refused one are out.
+int replay_moves(const EngineArgs& args, std::string line, int line_number, std::istream& in,
+                 Io& io) {
     Setup setup;
     if (std::string e = make_setup(args.variant, setup); !e.empty()) return usage_error(io.err, e);
     Game game(*setup.position);
-    std::string line;
-    int line_number = 0;
-    while (std::getline(io.in, line)) {
-        ++line_number;
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        Result<Move> move = game.play(line);
-        if (!move) {
-            const std::string shown = line.size() > 40 ? line.substr(0, 40) + "..." : line;
-            return usage_error(io.err, "line " + std::to_string(line_number) + ": move '" +
-                                           shown + "' rejected: " + move.error().message);
+    while (true) {
+        if (!blank(line)) {
+            Result<Move> move = game.play(line);
+            if (!move) {
+                const std::string shown = line.size() > 40 ? line.substr(0, 40) + "..." : line;
+                return usage_error(io.err, "line " + std::to_string(line_number) + ": move '" +
+                                               shown + "' rejected: " + move.error().message);
+            }
+            write_ply(game.position(), format_move(game.position().board(), *move), game.status(),
+                      io.out);
         }
-        const Position& pos = game.position();
-        io.out << pos.ply() << '\t' << format_move(pos.board(), *move) << '\t'
-               << format_position_code(pos) << '\t' << outcome_name(game.status().outcome) << '\t'
-               << end_reason_name(game.status().reason) << '\n';
+        if (!std::getline(in, line)) return 0;
+        ++line_number;
+    }
+}
+
+// A record, read whole and replayed by the parser before anything is
+// printed: it names its own variant, options and start.
+int replay_record(const EngineArgs& args, std::string text, std::istream& in, Io& io) {
+    const VariantFlags& flags = args.variant;
+    if (!flags.variant.empty() || given(flags.geese_given) || flags.sideways ||
+        given(flags.position_given)) {
+        return usage_error(io.err,
+                           "a record names its variant, options and start: leave out "
+                           "--variant, --geese, --sideways and --position");
+    }
+    // One byte over the limit is enough for the parser to refuse it.
+    read_at_most(in, kMaxRecordBytes + 1, text);
+    const auto parsed = parse_record(text);
+    if (!parsed.ok()) {
+        const RecordError& e = parsed.error();
+        return usage_error(io.err, "line " + std::to_string(e.line) + ", column " +
+                                       std::to_string(e.column) + ": " + e.message);
+    }
+    const ParsedRecord& record = parsed.value();
+    for (std::size_t i = 0; i < record.played.size(); ++i) {
+        write_ply(record.played[i].after, record.record.moves[i].notation, record.played[i].status,
+                  io.out);
     }
     return 0;
+}
+
+// Moves from standard input or FILE: a game record (its first line that is
+// not blank is a tag) or bare moves, one a line.
+int run_replay(const EngineArgs& args, Io& io) {
+    if (args.positional.size() > 1)
+        return usage_error(io.err, "unexpected argument '" + args.positional[1] + "'");
+    CommandInput input(args.positional.empty() ? "-" : args.positional[0], io.in);
+    if (!input.error().empty()) return usage_error(io.err, input.error());
+    std::istream& in = input.stream();
+    std::string skipped;
+    std::string line;
+    int line_number = 1;
+    while (std::getline(in, line) && blank(line)) {
+        skipped += line + '\n';
+        ++line_number;
+    }
+    if (!blank(line) && line[line.find_first_not_of(" \t\r")] == '[')
+        return replay_record(args, skipped + line + '\n', in, io);
+    return replay_moves(args, line, line_number, in, io);
 }
 
 // The best moves by the engine's search: per line its rank, score, depth

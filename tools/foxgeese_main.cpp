@@ -19,7 +19,9 @@ constexpr std::string_view kUsage = R"(usage: foxgeese COMMAND [options]
 Engine commands (no server needed):
   perft  --variant V [--geese N] [--sideways] [--position CODE] [--divide] DEPTH
   moves  --variant V [--geese N] [--sideways] --position CODE
-  replay --variant V [--geese N] [--sideways] [--position CODE]   (moves on stdin)
+  replay --variant V [--geese N] [--sideways] [--position CODE] [FILE|-]
+                                    (bare moves, one a line; stdin without FILE)
+  replay [FILE|-]                   (a game record: docs/game-records.md)
   analyze --variant V [--geese N] [--sideways] --position CODE
           [--depth N | --time S] [--lines K]    (default: 1 s, one line)
 
@@ -38,6 +40,8 @@ Client commands (talk to a foxgeese-server):
   offer-draw GAME_ID
   respond-draw GAME_ID accept|decline
   play GAME_ID                                  (an interactive game)
+  export GAME_ID                                (the game as a record)
+  import FILE|- [--public]                      (stores a record, prints the game)
 
   Every client command takes --server HOST:PORT (default $FOXGEESE_SERVER,
   else localhost:50051) and --token TOKEN (default $FOXGEESE_TOKEN), the seat

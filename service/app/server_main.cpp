@@ -70,6 +70,8 @@ int run(const ServerConfig& config) {
     RateLimitOptions& limits = options.game.limits;
     limits.create_per_address = Rate{config.create_per_minute, std::chrono::seconds(60),
                                      std::max(1, config.create_per_minute / 2)};
+    limits.import_per_address = Rate{config.import_per_minute, std::chrono::seconds(60),
+                                     std::max(1, config.import_per_minute / 2)};
     limits.join_per_address = Rate{config.join_per_minute, std::chrono::seconds(60),
                                    std::max(1, config.join_per_minute / 3)};
     limits.moves_per_token =

@@ -164,6 +164,8 @@ bool same_game(const GameRow& g, const NewGame& wanted) {
            seat_fits(seat_taken_by(g, wanted.request_hash), wanted.choice);
 }
 
+constexpr int kMaxStartPly = kMaxPly - 100'000;
+
 ServiceError invalid_position(std::string message) {
     return ServiceError{StatusCode::kInvalidArgument,
                         "INVALID_POSITION",
@@ -199,6 +201,13 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
     if (!request.start_position().empty()) {
         Result<Position> parsed = parse_position_code(*game.variant, request.start_position());
         if (!parsed) return invalid_position(parsed.error().message);
+        // Stored positions are read back with the same parser: a game has to
+        // be able to go on far past its start without its ply counter
+        // passing kMaxPly (no game lasts anywhere near this margin).
+        if (parsed->ply() > kMaxStartPly) {
+            return invalid_position("the ply counter of a start position must be at most " +
+                                    std::to_string(kMaxStartPly));
+        }
         const GameStatus status = evaluate_status(*parsed, 0);
         if (status.over()) {
             return invalid_position("the game would already be over in this position (" +
@@ -363,6 +372,13 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
             [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
                 GameRow& g = current.game;
                 const std::int64_t now = clock_.now_us();
+                // Its seats are nobody's: the game was played elsewhere.
+                if (g.imported) {
+                    error = make_error(StatusCode::kFailedPrecondition, "GAME_OVER",
+                                       "the game is over: it was imported from a record and has "
+                                       "no seats to join");
+                    return false;
+                }
                 // An open game past its expiry ends now (and that is written).
                 if (g.state == storage::game_state::kWaiting &&
                     settle_overdue(current, now, events)) {

@@ -92,9 +92,10 @@ ServiceResult<v1::ListGamesResponse> GameService::list_games(const v1::ListGames
                                                "'; expected standard, big_cross or two_foxes");
     }
     const storage::GameListFilter filter =
-        filter_number == v1::GAME_LIST_FILTER_ACTIVE   ? storage::GameListFilter::kActive
-        : filter_number == v1::GAME_LIST_FILTER_RECENT ? storage::GameListFilter::kRecent
-                                                       : storage::GameListFilter::kOpen;
+        filter_number == v1::GAME_LIST_FILTER_ACTIVE     ? storage::GameListFilter::kActive
+        : filter_number == v1::GAME_LIST_FILTER_RECENT   ? storage::GameListFilter::kRecent
+        : filter_number == v1::GAME_LIST_FILTER_IMPORTED ? storage::GameListFilter::kImported
+                                                         : storage::GameListFilter::kOpen;
     std::optional<PageCursor> after;
     if (!request.page_token().empty()) {
         after = decode_page_token(request.page_token(), filter_number, request.variant());

@@ -3,7 +3,7 @@
 // response or a ServiceError. It knows nothing of gRPC or HTTP; both
 // transports call it through the RPC table (rpc_table.h), so both give the
 // same answers. The methods live in one file per concern: game_reads.cpp,
-// game_creation.cpp, make_move.cpp, seat_actions.cpp.
+// game_creation.cpp, make_move.cpp, seat_actions.cpp, game_record_rpcs.cpp.
 #pragma once
 
 #include <chrono>
@@ -24,7 +24,6 @@ namespace foxgeese::service {
 constexpr std::size_t kMaxRequestIdLength = 64;
 constexpr std::size_t kMaxInviteCodeLength = 64;
 constexpr std::size_t kMaxMoveTextLength = 128;
-
 struct GameServiceOptions {
     // How long a CreateGame / JoinGame retry with the same request_id may
     // still hand the seat out again (and only until its token is used).
@@ -56,6 +55,7 @@ class GameService {
           metrics_(metrics),
           options_(options),
           create_limit_(clock, options.limits.create_per_address, options.limits.max_keys),
+          import_limit_(clock, options.limits.import_per_address, options.limits.max_keys),
           join_limit_(clock, options.limits.join_per_address, options.limits.max_keys),
           move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys) {}
 
@@ -71,6 +71,10 @@ class GameService {
                                                     const CallContext& call);
     ServiceResult<v1::ListMovesResponse> list_moves(const v1::ListMovesRequest& request,
                                                     const CallContext& call);
+    ServiceResult<google::api::HttpBody> export_game(const v1::ExportGameRequest& request,
+                                                     const CallContext& call);
+    ServiceResult<v1::ImportGameResponse> import_game(const v1::ImportGameRequest& request,
+                                                      const CallContext& call);
     ServiceResult<v1::MakeMoveResponse> make_move(const v1::MakeMoveRequest& request,
                                                   const CallContext& call);
     ServiceResult<v1::ResignGameResponse> resign_game(const v1::ResignGameRequest& request,
@@ -118,6 +122,7 @@ class GameService {
     Metrics* metrics_;
     const GameServiceOptions options_;
     RateLimiter create_limit_;
+    RateLimiter import_limit_;
     RateLimiter join_limit_;
     RateLimiter move_limit_;
 };

@@ -88,7 +88,17 @@ v1::Move move_view(const storage::MoveRow& row) {
     if (row.fox_clock_ms) *m.mutable_fox_clock() = TimeUtil::MillisecondsToDuration(*row.fox_clock_ms);
     if (row.geese_clock_ms)
         *m.mutable_geese_clock() = TimeUtil::MillisecondsToDuration(*row.geese_clock_ms);
+    m.set_comment(row.comment);
     return m;
+}
+
+std::string captured_points(const Board& board, const Move& move) {
+    std::string captured;
+    for (int i = 0, at = move.from; i < move.jump_count; at = move.path[i++]) {
+        if (!captured.empty()) captured += ' ';
+        captured += board.point_name(board.jump_between(at, move.path[i])->over);
+    }
+    return captured;
 }
 
 v1::Game game_view(const storage::GameRow& row, const std::optional<storage::MoveRow>& last_move,
@@ -146,6 +156,7 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
     // A seat kept for a rematch counts as taken: nobody else may join it.
     g.set_fox_seat_taken(!row.fox_token_hash.empty() || !row.fox_reserved_hash.empty());
     g.set_geese_seat_taken(!row.geese_token_hash.empty() || !row.geese_reserved_hash.empty());
+    g.set_imported(row.imported);
     return g;
 }
 

@@ -23,6 +23,10 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
                    std::int64_t now_us);
 v1::Move move_view(const storage::MoveRow& row);
 
+// The geese a move captures, in the order they are jumped, space-separated
+// (as moves.captured stores them).
+std::string captured_points(const Board& board, const Move& move);
+
 // API enum numbers for engine values.
 int side_number(Side side);
 int result_number(Outcome outcome);

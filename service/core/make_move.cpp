@@ -77,17 +77,6 @@ ServiceResult<v1::MakeMoveResponse> replay_earlier_try(const MoveRow& earlier, H
     return first;
 }
 
-// Captured geese in the order they were jumped, space-separated.
-std::string captured_points(const Board& board, const Move& move) {
-    std::string captured;
-    for (int i = 0, at = move.from; i < move.jump_count; at = move.path[i++]) {
-        if (!captured.empty()) captured += ' ';
-        captured += board.point_name(board.jump_between(at, move.path[i])->over);
-    }
-    return captured;
-}
-
-
 // The move checked against the game as read: in progress, at the ply the
 // client expects, the token's side to move, and legal.
 ServiceResult<Move> check_move(const GameRow& g, const Position& pos, Held held,

@@ -35,6 +35,7 @@ struct Rate {
 // What a client may do per replica; 0 turns a limit off.
 struct RateLimitOptions {
     Rate create_per_address{20, std::chrono::seconds(60), 10};
+    Rate import_per_address{10, std::chrono::seconds(60), 5};
     Rate join_per_address{60, std::chrono::seconds(60), 20};
     Rate moves_per_token{5, std::chrono::seconds(1), 20};
     int watch_streams_per_address = 32;
@@ -47,7 +48,8 @@ struct RateLimitOptions {
 
     static RateLimitOptions unlimited() {
         RateLimitOptions o;
-        o.create_per_address = o.join_per_address = o.moves_per_token = Rate{};
+        o.create_per_address = o.import_per_address = o.join_per_address = o.moves_per_token =
+            Rate{};
         o.watch_streams_per_address = 0;
         return o;
     }

@@ -50,6 +50,8 @@ const std::map<std::string, Binding>& bindings() {
         {"ListGames", unary(&GameService::list_games)},
         {"MakeMove", unary(&GameService::make_move)},
         {"ListMoves", unary(&GameService::list_moves)},
+        {"ExportGame", unary(&GameService::export_game)},
+        {"ImportGame", unary(&GameService::import_game)},
         {"ResignGame", unary(&GameService::resign_game)},
         {"OfferDraw", unary(&GameService::offer_draw)},
         {"RespondDraw", unary(&GameService::respond_draw)},

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <thread>
 
+#include "google/api/httpbody.pb.h"
 #include "service/core/rate_limits.h"
 #include "service/rest/request_checks.h"
 #include "service/rest/rest_json.h"
@@ -82,8 +83,17 @@ Reply error_reply(const ServiceError& error, std::string rpc, unsigned version =
     return reply;
 }
 
+// A response in the proto3 JSON mapping; a google.api.HttpBody (a game
+// record) is its own body, sent with its own media type.
 Reply message_reply(const google::protobuf::Message& message, std::string rpc, unsigned version) {
     Reply reply{Response(http::status::ok, version), std::move(rpc), StatusCode::kOk, "", ""};
+    if (const auto* raw = dynamic_cast<const google::api::HttpBody*>(&message)) {
+        reply.response.set(http::field::content_type, raw->content_type());
+        reply.response.set(http::field::cache_control, "no-store");
+        reply.response.set("X-Content-Type-Options", "nosniff");
+        reply.response.body() = raw->data();
+        return reply;
+    }
     reply.response.set(http::field::content_type, kJson);
     reply.response.body() = message_to_json(message);
     return reply;

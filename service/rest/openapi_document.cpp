@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/game_record.h"
+#include "google/api/httpbody.pb.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "service/core/error_status.h"
@@ -46,7 +48,8 @@ std::string trim(std::string_view text) {
 }
 
 // protoc keeps the text after "//" as is: drop the one space every line
-// starts with, keep deeper indentation (Markdown code blocks).
+// starts with, keep deeper indentation (Markdown code blocks). Lines that
+// speak to buf's linter ("buf:lint:ignore ...") are not for readers.
 std::string clean_comment(const std::string& raw) {
     std::string out;
     std::size_t start = 0;
@@ -55,6 +58,10 @@ std::string clean_comment(const std::string& raw) {
         if (end == std::string::npos) end = raw.size();
         std::string_view line(raw.data() + start, end - start);
         if (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+        if (line.starts_with("buf:lint:")) {
+            start = end + 1;
+            continue;
+        }
         while (!line.empty() && (line.back() == ' ' || line.back() == '\r'))
             line.remove_suffix(1);
         out.append(line);
@@ -455,6 +462,12 @@ class DocumentBuilder {
                      "reader, splitting on \\n."},
                 {"content",
                  {{"application/x-ndjson", {{"schema", message_ref(method->output_type())}}}}}};
+        } else if (method->output_type() == google::api::HttpBody::descriptor()) {
+            out["200"] = {
+                {"description",
+                 "The response body itself, in this media type (over gRPC a "
+                 "google.api.HttpBody carries the same bytes)."},
+                {"content", {{http_body_media_type(method), {{"schema", {{"type", "string"}}}}}}}};
         } else {
             out["200"] = {
                 {"description", response_comment.empty() ? "OK" : response_comment},
@@ -490,6 +503,15 @@ class DocumentBuilder {
             "HTTP or JSON, or a reason added later. Branch on ErrorInfo.reason; fall back on "
             "the HTTP status.");
         return out;
+    }
+
+    // What an RPC answering google.api.HttpBody sends: each such RPC is
+    // named here, so a new one cannot go undocumented.
+    static std::string http_body_media_type(const pb::MethodDescriptor* method) {
+        if (method->name() == "ExportGame") return std::string(kRecordMediaType);
+        throw std::logic_error(method->full_name() +
+                               " answers google.api.HttpBody: name its media type in "
+                               "openapi_document.cpp");
     }
 
     static Json error_response(const std::string& description) {

@@ -93,8 +93,8 @@ std::string parse_nonempty(const std::string& source, const std::string& value) 
     return value;
 }
 
-const std::array<Option, 23>& options() {
-    static const std::array<Option, 23> kOptions = {{
+const std::vector<Option>& options() {
+    static const std::vector<Option> kOptions = {
         {"--database-url", "DATABASE_URL", "URL",
          "PostgreSQL URL or key=value string; empty runs the embedded PostgreSQL",
          [](ServerConfig& c, const std::string& v, const std::string&) { c.database_url = v; }},
@@ -195,6 +195,11 @@ const std::array<Option, 23>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.create_per_minute = static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
          }},
+        {"--import-per-minute", "FOXGEESE_IMPORT_PER_MINUTE", "N",
+         "ImportGame calls per client address per minute, half of them at once (0: no limit; ..100000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.import_per_minute = static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
+         }},
         {"--join-per-minute", "FOXGEESE_JOIN_PER_MINUTE", "N",
          "JoinGame calls per client address per minute, a third of them at once (0: no limit; ..100000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
@@ -220,7 +225,7 @@ const std::array<Option, 23>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.web_client = parse_bool(source, v);
          }},
-    }};
+    };
     return kOptions;
 }
 
@@ -246,6 +251,7 @@ std::string default_text(const Option& option) {
     if (flag == "--opponent-gone-seconds") return std::to_string(defaults.opponent_gone_seconds);
     if (flag == "--rematch-linger-seconds") return std::to_string(defaults.rematch_linger_seconds);
     if (flag == "--create-per-minute") return std::to_string(defaults.create_per_minute);
+    if (flag == "--import-per-minute") return std::to_string(defaults.import_per_minute);
     if (flag == "--join-per-minute") return std::to_string(defaults.join_per_minute);
     if (flag == "--moves-per-second") return std::to_string(defaults.moves_per_second);
     if (flag == "--watch-streams-per-address") return std::to_string(defaults.watch_streams_per_address);
@@ -512,6 +518,7 @@ std::string describe_config(const ServerConfig& config) {
             " opponent_gone_seconds=" + std::to_string(config.opponent_gone_seconds) +
             " rematch_linger_seconds=" + std::to_string(config.rematch_linger_seconds) +
             " create_per_minute=" + std::to_string(config.create_per_minute) +
+            " import_per_minute=" + std::to_string(config.import_per_minute) +
             " join_per_minute=" + std::to_string(config.join_per_minute) +
             " moves_per_second=" + std::to_string(config.moves_per_second) +
             " watch_streams_per_address=" + std::to_string(config.watch_streams_per_address) +

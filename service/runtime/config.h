@@ -42,6 +42,7 @@ struct ServerConfig {
     // Rate limits per replica (0 turns one off) and the proxies whose
     // X-Forwarded-For is believed (see RateLimitOptions).
     int create_per_minute = 20;
+    int import_per_minute = 10;
     int join_per_minute = 60;
     int moves_per_second = 5;
     int watch_streams_per_address = 32;

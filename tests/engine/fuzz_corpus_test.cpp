@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/game_record.h"
 #include "engine/notation.h"
 #include "engine/position_code.h"
 #include "engine/variant.h"
@@ -31,7 +32,7 @@ void run(const std::string& input) {
 }
 
 // Bytes that matter to the parsers, so mutations often stay near valid input.
-constexpr char kInterestingBytes[] = "FGfg0123456789/ -xX\n\t\r\0abcdeghi";
+constexpr char kInterestingBytes[] = "FGfg0123456789/ -xX\n\t\r\0abcdeghi[]\"{}*.";
 constexpr std::string_view kInteresting(kInterestingBytes, sizeof kInterestingBytes - 1);
 
 std::string mutate(const std::vector<std::string>& corpus, std::mt19937_64& rng) {
@@ -76,8 +77,10 @@ struct Accepted {
     int codes = 0;
     int moves = 0;
     int code_and_move = 0;
+    int records = 0;
 
     void count(std::string_view input) {
+        if (parse_record(input).ok()) ++records;
         for (const Variant* v : Variant::all()) {
             if (parse_position_code(*v, input).ok()) ++codes;
         }
@@ -106,6 +109,7 @@ TEST(ParseFuzzCorpus, EveryCorpusFileKeepsTheParserInvariants) {
     EXPECT_GE(accepted.codes, 10);
     EXPECT_GE(accepted.moves, 5);
     EXPECT_GE(accepted.code_and_move, 5);
+    EXPECT_GE(accepted.records, 4);
 }
 
 TEST(ParseFuzzCorpus, SeededMutationsOfTheCorpusKeepTheParserInvariants) {
@@ -123,6 +127,7 @@ TEST(ParseFuzzCorpus, SeededMutationsOfTheCorpusKeepTheParserInvariants) {
     EXPECT_GT(accepted.codes, kMutations / 100);
     EXPECT_GT(accepted.moves, kMutations / 200);
     EXPECT_GT(accepted.code_and_move, kMutations / 1000);
+    EXPECT_GT(accepted.records, kMutations / 2000);
 }
 
 }  // namespace

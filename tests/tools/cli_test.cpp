@@ -225,6 +225,63 @@ TEST(CliReplay, GameEndsByTheFiftyMoveRule) {
               "42\ta3-b3\t3/3/3F3/7/1G5/3/GGG f 100 42\tdraw\tfifty_move_rule\n");
 }
 
+TEST(CliReplay, ReadsMovesFromAFileToo) {
+    foxgeese::test::ScratchFile moves;
+    { std::ofstream(moves.path()) << "d4-d5\nc3-c4\n"; }
+    const Output r = run({"replay", "--variant", "standard", moves.path()});
+    EXPECT_EQ(r.exit_status, 0) << r.err;
+    EXPECT_EQ(lines(r.out).size(), 2u);
+    expect_usage_error(run({"replay", "--variant", "standard", "/nonexistent/moves.txt"}),
+                       {"cannot read /nonexistent/moves.txt"});
+    expect_usage_error(run({"replay", "--variant", "standard", "a", "b"}),
+                       {"unexpected argument 'b'"});
+}
+
+// A game record names its own variant and start; the plies are printed as
+// for bare moves, the record's comments and tags aside.
+const std::string kRecord =
+    "\n[Variant \"standard\"]\n[Geese \"13\"]\n[GeeseSideways \"false\"]\n"
+    "[Start \"3/3/3G3/3F3/7/3/GGG f 7 20\"]\n[TimeControl \"-\"]\n"
+    "[Result \"fox_side_wins\"]\n[EndReason \"geese_below_threshold\"]\n\n"
+    "21. d4xd6 {the last capture}\nfox_side_wins\n";
+
+TEST(CliReplay, ReadsAGameRecordFromStdinOrAFile) {
+    const std::string expected =
+        "21\td4xd6\t3/1F1/7/7/7/3/GGG g 0 21\tfox_side_wins\tgeese_below_threshold\n";
+    const Output piped = run({"replay"}, kRecord);
+    EXPECT_EQ(piped.exit_status, 0) << piped.err;
+    EXPECT_EQ(piped.out, expected);
+    EXPECT_EQ(piped.err, "");
+
+    foxgeese::test::ScratchFile file;
+    { std::ofstream(file.path()) << kRecord; }
+    const Output named = run({"replay", file.path()});
+    EXPECT_EQ(named.exit_status, 0) << named.err;
+    EXPECT_EQ(named.out, expected);
+    EXPECT_EQ(run({"replay", "-"}, kRecord).out, expected);
+
+    // The same game as bare moves gives the same lines.
+    EXPECT_EQ(run({"replay", "--variant", "standard", "--position", "3/3/3G3/3F3/7/3/GGG f 7 20"},
+                  "d4xd6\n")
+                  .out,
+              expected);
+}
+
+TEST(CliReplay, ARecordIsRefusedWholeWithItsLineAndColumn) {
+    std::string illegal = kRecord;
+    illegal.replace(illegal.find("d4xd6"), 5, "d4-d6");
+    const Output r = run({"replay"}, illegal);
+    expect_usage_error(r, {"line 10, column 5", "ply 21: d4-d6 is not legal"});
+
+    expect_usage_error(run({"replay"}, "[Variant \"standard\"]\n[Player \"me\"]\n"),
+                       {"line 2, column 2", "unknown tag Player"});
+    // A record brings its own variant: flags would contradict it.
+    expect_usage_error(run({"replay", "--variant", "standard"}, kRecord), {"leave out --variant"});
+    std::string huge = kRecord;
+    huge.insert(huge.find("fox_side_wins\n", huge.find("21.")), std::string(50 * 1024, ' '));
+    expect_usage_error(run({"replay"}, huge), {"line 1, column 1", "at most 49152"});
+}
+
 // --- analyze -------------------------------------------------------------
 
 // The fox wins in 3 plies: it steps to c3, any goose move follows, and it

@@ -428,6 +428,49 @@ TEST_F(ClientCliTest, PlayLeavesWhenTheInputEnds) {
     EXPECT_THAT(client({"show", both.game_id}).out, HasSubstr("state: active\n"));
 }
 
+TEST_F(ClientCliTest, ExportPrintsTheRecordAndImportStoresItAgain) {
+    const Seat both = create({"--variant", "standard", "--seat", "both"});
+    ASSERT_EQ(move(both, "d4-d5").exit_status, 0);
+    const Output exported = client({"export", both.game_id});
+    ASSERT_EQ(exported.exit_status, 0) << exported.err;
+    EXPECT_EQ(exported.err, "");
+    EXPECT_THAT(exported.out, StartsWith("[Variant \"standard\"]\n[Geese \"13\"]\n"));
+    EXPECT_THAT(exported.out, HasSubstr("\n1. d4-d5\n*\n"));
+
+    // From standard input: the new game's id, then the game.
+    const Output imported = client({"import", "-"}, exported.out);
+    ASSERT_EQ(imported.exit_status, 0) << imported.err;
+    const std::string copy = header_fields(imported.out)["game_id"];
+    EXPECT_EQ(copy.size(), 36u);
+    EXPECT_NE(copy, both.game_id);
+    EXPECT_THAT(imported.out, HasSubstr("state: finished\nresult: none\nreason: unfinished\n"));
+    EXPECT_EQ(client({"export", copy}).out, exported.out);
+
+    // From a file, listed in public.
+    foxgeese::test::ScratchFile file;
+    { std::ofstream(file.path(), std::ios::binary) << exported.out; }
+    const Output listed = client({"import", file.path(), "--public"});
+    ASSERT_EQ(listed.exit_status, 0) << listed.err;
+    EXPECT_EQ(client({"export", header_fields(listed.out)["game_id"]}).out, exported.out);
+}
+
+TEST_F(ClientCliTest, ImportAndExportSayWhatIsWrong) {
+    expect_server_error(client({"export", "0b6f3c1e-6a4e-4c51-9d3a-6f3b2f8f6a2d"}),
+                        "GAME_NOT_FOUND");
+    expect_server_error(client({"export", "not-a-uuid"}), "INVALID_ARGUMENT");
+    const Output illegal =
+        client({"import", "-"}, "[Variant \"standard\"]\n[Result \"*\"]\n\n1. d4-d7 *\n");
+    expect_server_error(illegal, "RECORD_ILLEGAL_MOVE");
+    EXPECT_THAT(illegal.err, HasSubstr("line 4, column 4: ply 1: d4-d7 is not legal"));
+    expect_server_error(client({"import", "-"}, "1. d4-d5 *\n"), "RECORD_INVALID");
+    expect_usage_error(client({"import", "/nonexistent/game.txt"}),
+                       "cannot read /nonexistent/game.txt");
+    expect_usage_error(client({"import", "-"}, std::string(48 * 1024 + 1, ' ')),
+                       "longer than a record may be");
+    expect_usage_error(client({"import"}), "import FILE|-");
+    expect_usage_error(client({"export"}), "export GAME_ID");
+}
+
 TEST_F(ClientCliTest, ConnectionFailureNamesTheAddress) {
     const std::string address = "127.0.0.1:" + std::to_string(closed_port());
     const Output r = run({"show", "0b6f3c1e-6a4e-4c51-9d3a-6f3b2f8f6a2d", "--server", address});

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/game_status.h"
 #include "engine/legal_move.h"
 #include "engine/movegen.h"
@@ -145,6 +146,26 @@ void check_move(const Board& board, std::string_view text, std::string_view inpu
     }
 }
 
+// A record is refused with its place and a message, or parses to one whose
+// canonical text parses back to the same record, replayed alike.
+void check_record(std::string_view input) {
+    const auto parsed = parse_record(input);
+    if (!parsed.ok()) {
+        const RecordError& e = parsed.error();
+        FUZZ_CHECK(e.line >= 1 && e.column >= 1);
+        FUZZ_CHECK(!e.message.empty());
+        FUZZ_CHECK(!record_problem_name(e.problem).empty());
+        return;
+    }
+    FUZZ_CHECK(parsed->played.size() == parsed->record.moves.size());
+    const std::string canonical = format_record(parsed->record);
+    const auto again = parse_record(canonical);
+    FUZZ_CHECK(again.ok());
+    FUZZ_CHECK(again->record == parsed->record);
+    FUZZ_CHECK(format_record(again->record) == canonical);
+    FUZZ_CHECK(again->played.size() == parsed->played.size());
+}
+
 }  // namespace
 
 void run_parse_fuzz_case(const std::uint8_t* data, std::size_t size) {
@@ -154,6 +175,7 @@ void run_parse_fuzz_case(const std::uint8_t* data, std::size_t size) {
         check_position(*variant, input, input);
     check_move(Board::cross33(), input, input);
     check_move(Board::cross45(), input, input);
+    check_record(input);
 
     // "<code>\n<move>": the move against the position, directly and in a Game.
     const std::size_t newline = input.find('\n');

@@ -10,8 +10,8 @@
 namespace foxgeese::fuzz {
 
 // Reads the bytes as a position code (for every variant configuration), as a
-// move (on both boards), and, split at the first newline, as a code and a move
-// to check against it.
+// move (on both boards), as a game record, and, split at the first newline,
+// as a code and a move to check against it.
 void run_parse_fuzz_case(const std::uint8_t* data, std::size_t size);
 
 }  // namespace foxgeese::fuzz

@@ -1,5 +1,5 @@
 // Rate limits over gRPC, with small limits so that a test reaches them:
-// CreateGame and JoinGame per client address (from X-Forwarded-For behind
+// CreateGame, ImportGame and JoinGame per client address (from X-Forwarded-For behind
 // one trusted proxy), MakeMove per seat token, WatchGame streams open at
 // once per address. A refusal is RESOURCE_EXHAUSTED, reason RATE_LIMITED,
 // with a RetryInfo saying how long to wait, and writes nothing.
@@ -20,6 +20,7 @@ class RateLimits : public ScratchServiceTest {
     void configure(service::ReplicaOptions& options) override {
         service::RateLimitOptions& limits = options.game.limits;
         limits.create_per_address = {3, 60s, 3};  // one more every 20 s
+        limits.import_per_address = {2, 60s, 2};  // one more every 30 s
         limits.join_per_address = {2, 60s, 2};
         limits.moves_per_token = {1, 1s, 2};
         limits.trusted_proxy_hops = 1;
@@ -55,6 +56,21 @@ TEST_F(RateLimits, CreateGamePerAddressWithHowLongToWait) {
     clock().advance(20s);
     EXPECT_TRUE(IsOk(client().create_forwarded(request, "198.51.100.7")));
     EXPECT_TRUE(IsRateLimited(client().create_forwarded(request, "198.51.100.7").status, 1, 20'000));
+}
+
+TEST_F(RateLimits, ImportGamePerAddressCountsRefusedRecordsToo) {
+    const std::string record = "[Variant \"standard\"]\n[Result \"*\"]\n\n*\n";
+    ASSERT_TRUE(IsOk(client().import_game(record)));
+    // A refused record cost the engine a replay all the same.
+    EXPECT_TRUE(IsError(client().import_game("[Variant \"chess\"]\n"),
+                        grpc::StatusCode::INVALID_ARGUMENT, "RECORD_INVALID"));
+    const long games = count_rows("games");
+    EXPECT_TRUE(IsRateLimited(client().import_game(record).status, 29'000, 30'000));
+    EXPECT_EQ(count_rows("games"), games);
+    // New games have a limit of their own.
+    EXPECT_TRUE(IsOk(client().create(create_request("standard"))));
+    clock().advance(30s);
+    EXPECT_TRUE(IsOk(client().import_game(record)));
 }
 
 TEST_F(RateLimits, OnlyTheTrustedHopOfForwardedForCounts) {

@@ -453,6 +453,24 @@ Reply<v1::GetSeatResponse> ServiceClient::get_seat(const Auth& auth) {
                                      v1::GetSeatRequest(), auth);
 }
 
+Reply<google::api::HttpBody> ServiceClient::export_game(const std::string& game_id) {
+    v1::ExportGameRequest request;
+    request.set_game_id(game_id);
+    return call<google::api::HttpBody>(*stub_, &v1::FoxGeeseService::Stub::ExportGame, request);
+}
+
+Reply<v1::ImportGameResponse> ServiceClient::import_game(const std::string& record,
+                                                         v1::Visibility visibility) {
+    v1::ImportGameRequest request;
+    request.set_record(record);
+    request.set_visibility(visibility);
+    return import_game(request);
+}
+
+Reply<v1::ImportGameResponse> ServiceClient::import_game(const v1::ImportGameRequest& request) {
+    return call<v1::ImportGameResponse>(*stub_, &v1::FoxGeeseService::Stub::ImportGame, request);
+}
+
 Reply<v1::CreateGameResponse> ServiceClient::create_forwarded(const v1::CreateGameRequest& request,
                                                               const std::string& forwarded_for) {
     auto context = context_for(Auth::none());

@@ -84,6 +84,10 @@ class ServiceClient {
                                                       const Auth& auth);
     Reply<v1::JoinRematchResponse> join_rematch(const std::string& game_id, const Auth& auth);
     Reply<v1::GetSeatResponse> get_seat(const Auth& auth);
+    Reply<google::api::HttpBody> export_game(const std::string& game_id);
+    Reply<v1::ImportGameResponse> import_game(
+        const std::string& record, v1::Visibility visibility = v1::VISIBILITY_UNSPECIFIED);
+    Reply<v1::ImportGameResponse> import_game(const v1::ImportGameRequest& request);
     // A CreateGame or JoinGame as if relayed by proxies with this
     // X-Forwarded-For header.
     Reply<v1::CreateGameResponse> create_forwarded(const v1::CreateGameRequest& request,

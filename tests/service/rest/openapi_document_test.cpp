@@ -273,6 +273,32 @@ TEST(OpenApiDocument, WatchGameIsAnNdjsonStreamOfWatchGameResponses) {
     EXPECT_NE(ok.at("description").get<std::string>().find("one JSON"), std::string::npos);
 }
 
+TEST(OpenApiDocument, ExportGameAnswersTheRecordAsPlainTextAndImportTakesJson) {
+    const Json& exported = document().at("paths").at("/v1/games/{game_id}/record").at("get");
+    const Json& ok = exported.at("responses").at("200").at("content");
+    ASSERT_EQ(ok.size(), 1u);
+    EXPECT_EQ(ok.at("text/plain; charset=utf-8").at("schema").at("type"), "string");
+    EXPECT_FALSE(document().at("components").at("schemas").contains("google.api.HttpBody"));
+    // What the proto's comment tells buf's linter is not for readers.
+    EXPECT_EQ(exported.at("description").get<std::string>().find("buf:lint"), std::string::npos);
+    EXPECT_NE(exported.at("responses")
+                  .at("404")
+                  .at("description")
+                  .get<std::string>()
+                  .find("`GAME_NOT_FOUND`"),
+              std::string::npos);
+
+    const Json& imported = document().at("paths").at("/v1/games:import").at("post");
+    EXPECT_EQ(
+        imported.at("requestBody").at("content").at("application/json").at("schema").at("$ref"),
+        "#/components/schemas/foxgeese.v1.ImportGameRequest");
+    EXPECT_EQ(names_of(schema("foxgeese.v1.ImportGameRequest").at("required")),
+              std::set<std::string>{"record"});
+    const std::string refused = imported.at("responses").at("400").at("description");
+    for (const char* reason : {"RECORD_INVALID", "RECORD_ILLEGAL_MOVE", "RECORD_RESULT_MISMATCH"})
+        EXPECT_NE(refused.find(std::string("`") + reason + "`"), std::string::npos) << reason;
+}
+
 TEST(OpenApiDocument, ErrorsAreTheStatusBodyWithErrorInfoAndBadRequest) {
     const Json& status = schema("google.rpc.Status");
     EXPECT_EQ(names_of(status.at("required")),
