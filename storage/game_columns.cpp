@@ -17,7 +17,8 @@ const char* const kGameColumns =
     " g.fox_clock_ms, g.geese_clock_ms, g.start_ply, coalesce(" FG_US("g.turn_started_at") ", 0),"
     " coalesce(" FG_US("g.deadline_at") ", 0), g.rematch_offered_by,"
     " coalesce(g.rematch_game_id::text, ''), coalesce(g.rematch_of_game_id::text, ''),"
-    " coalesce(g.fox_reserved_hash, ''), coalesce(g.geese_reserved_hash, '')";
+    " coalesce(g.fox_reserved_hash, ''), coalesce(g.geese_reserved_hash, ''), g.bot_side,"
+    " g.bot_level";
 
 std::string move_columns(const std::string& a) {
     return a + ".game_id::text, " + a + ".ply, " + a + ".notation, " + a + ".side, " + a +
@@ -75,6 +76,8 @@ GameRow read_game(const pqxx::row& row, int at) {
     g.rematch_of_game_id = row[at + 38].as<std::string>();
     g.fox_reserved_hash = row[at + 39].as<std::string>();
     g.geese_reserved_hash = row[at + 40].as<std::string>();
+    g.bot_side = row[at + 41].as<int>();
+    g.bot_level = row[at + 42].as<int>();
     return g;
 }
 
