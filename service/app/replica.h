@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "service/core/bot_moves.h"
 #include "service/core/clock.h"
 #include "service/core/game_service.h"
 #include "service/core/overdue_games.h"
@@ -54,6 +55,9 @@ struct ReplicaOptions {
     // How often this replica ends overdue games (0: never; tests that drive
     // the sweeper themselves call sweeper().sweep_once()).
     std::chrono::milliseconds sweep_interval{250};
+    // The bot worker: searches at once (0: this replica makes no bot
+    // moves), lease, poll (see BotWorkerOptions).
+    BotWorkerOptions bot;
 };
 
 // The largest request message accepted; every request is small.
@@ -76,6 +80,7 @@ class Replica {
     GameService& logic() { return *logic_; }
     WorkQueue& work() { return *work_; }
     GameSweeper& sweeper() { return *sweeper_; }
+    BotWorker& bots() { return *bots_; }
     Clock& clock() { return clock_; }
     // Commits acknowledged, the pool not starved and every migration
     // applied, as last checked.
@@ -104,6 +109,7 @@ class Replica {
     std::unique_ptr<GameService> logic_;
     std::unique_ptr<WatchHub> hub_;
     std::unique_ptr<GameSweeper> sweeper_;
+    std::unique_ptr<BotWorker> bots_;
     std::unique_ptr<WorkQueue> work_;
     std::unique_ptr<GrpcGameService> grpc_service_;
     std::unique_ptr<HttpServer> http_;

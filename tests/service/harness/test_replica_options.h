@@ -1,8 +1,8 @@
 // Replica options for tests: no rate limits (a test creates hundreds of
 // games from 127.0.0.1), streams that end with GameEnded (no rematch
-// linger), and no sweeper (a test whose clock runs ahead must not end the
-// games of tests sharing its database). Tests of those features turn them
-// back on.
+// linger), no sweeper (a test whose clock runs ahead must not end the
+// games of tests sharing its database) and no bot worker (nor claim their
+// bots' moves). Tests of those features turn them back on.
 #pragma once
 
 #include <string>
@@ -26,6 +26,7 @@ inline service::ReplicaOptions test_replica_options(const std::string& database_
     options.game.limits = service::RateLimitOptions::unlimited();
     options.watch = test_watch_options();
     options.sweep_interval = std::chrono::milliseconds(0);
+    options.bot.threads = 0;
     return options;
 }
 
