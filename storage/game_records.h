@@ -82,6 +82,10 @@ struct GameRow {
     std::string rematch_of_game_id;
     std::string fox_reserved_hash;
     std::string geese_reserved_hash;
+    // A game against the computer: the bot's side (side::kFox or kGeese; 0
+    // for none) and level (1..8). See migrations/0009_bot_seats.sql.
+    int bot_side = 0;
+    int bot_level = 0;
     std::int64_t created_us = 0;  // microseconds since the Unix epoch
     std::int64_t updated_us = 0;
     std::int64_t finished_us = 0;  // 0 while not finished
@@ -146,6 +150,15 @@ struct MoveWrite {
 struct ImportedMove {
     MoveRow move;
     std::string position_key;
+};
+
+// A bot move a replica has claimed: the game, its ply when claimed (the
+// move is made only while the game is still there), and the replica whose
+// claim had lapsed before (empty when none had claimed it).
+struct BotClaim {
+    std::string game_id;
+    int ply = 0;
+    std::string previous_holder;
 };
 
 // One recorded watch event of a game.

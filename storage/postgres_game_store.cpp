@@ -96,7 +96,8 @@ bool exec_insert_game(Transaction& tx, const GameRow& g, const std::string& star
         g.geese_clock_ms, g.start_ply, nonzero(g.turn_started_us), nonzero(g.deadline_us),
         nonempty(g.rematch_of_game_id), nonempty(g.fox_reserved_hash),
         nonempty(g.geese_reserved_hash), g.imported, nonempty(g.record_time_control),
-        g.record_created_us, g.record_ended_us, g.result, g.end_reason, nonzero(g.finished_us));
+        g.record_created_us, g.record_ended_us, g.result, g.end_reason, nonzero(g.finished_us),
+        g.bot_side, g.bot_level);
     return r.size() == 1;
 }
 
@@ -240,6 +241,38 @@ bool PostgresGameStore::modify_next_overdue(std::int64_t now_us, const GameChang
         std::vector<std::string> events;
         if (change(*overdue, events)) write_back(tx, overdue->game, events);
         tx.commit();
+        return true;
+    });
+}
+
+std::optional<BotClaim> PostgresGameStore::claim_bot_move(const std::string& server_id,
+                                                          std::int64_t now_us,
+                                                          std::int64_t until_us,
+                                                          const CallBudget& budget) {
+    return run_database_call(
+        pool_, budget, Access::kWrite, [&](pqxx::connection& conn) -> std::optional<BotClaim> {
+            pqxx::nontransaction tx(conn);
+            const pqxx::result r = tx.exec_prepared("claim_bot_move", now_us, until_us, server_id);
+            if (r.empty()) return std::nullopt;
+            return BotClaim{r[0][0].as<std::string>(), r[0][1].as<int>(),
+                            r[0][2].as<std::string>()};
+        });
+}
+
+bool PostgresGameStore::renew_bot_claim(const BotClaim& claim, const std::string& server_id,
+                                        std::int64_t until_us, const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        return tx.exec_prepared("renew_bot_claim", claim.game_id, claim.ply, server_id, until_us)
+                   .size() == 1;
+    });
+}
+
+void PostgresGameStore::release_bot_claim(const BotClaim& claim, const std::string& server_id,
+                                          const CallBudget& budget) {
+    run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        tx.exec_prepared("release_bot_claim", claim.game_id, claim.ply, server_id);
         return true;
     });
 }

@@ -71,6 +71,19 @@ class PostgresGameStore {
     bool modify_next_overdue(std::int64_t now_us, const GameChange& change,
                              const CallBudget& budget = {});
 
+    // Bot moves (service/core/bot_moves.h). claim_bot_move claims the
+    // longest-waiting bot move owed with no live claim at `now_us`, for
+    // `server_id` until `until_us`, skipping rows other replicas are
+    // claiming at the same moment; nothing when none is owed. A move clears
+    // the claim (apply_move). renew_bot_claim extends a claim its holder
+    // still has (false: it was lost); release_bot_claim hands it back.
+    std::optional<BotClaim> claim_bot_move(const std::string& server_id, std::int64_t now_us,
+                                           std::int64_t until_us, const CallBudget& budget = {});
+    bool renew_bot_claim(const BotClaim& claim, const std::string& server_id, std::int64_t until_us,
+                         const CallBudget& budget = {});
+    void release_bot_claim(const BotClaim& claim, const std::string& server_id,
+                           const CallBudget& budget = {});
+
     // The recorded watch events of a game after a sequence number, in order.
     std::vector<GameEvent> events_after(const std::string& game_id, std::int64_t after_seq,
                                         const CallBudget& budget = {});

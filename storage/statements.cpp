@@ -31,12 +31,12 @@ void prepare_game_statements(pqxx::connection& conn) {
                  " move_period_ms, first_move_ms, fox_clock_ms, geese_clock_ms, start_ply,"
                  " turn_started_at, deadline_at, rematch_of_game_id, fox_reserved_hash,"
                  " geese_reserved_hash, imported, record_time_control, record_created_at,"
-                 " record_ended_at, result, end_reason, finished_at)"
+                 " record_ended_at, result, end_reason, finished_at, bot_side, bot_level)"
                  " VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
                  " $15, $16, $17, " FG_TS("$18") ", " FG_TS("$18") ", " FG_TS("$20") ", " FG_TS(
                      "$21") ", $22, $23, $24, $25, $26, $27, $28, $29, " FG_TS("$30") ", " FG_TS("$31")
                  ", $32::uuid, $33, $34, $35, $36, " FG_TS("$37") ", " FG_TS("$38") ", $39, $40, "
-                 FG_TS("$41") ")"
+                 FG_TS("$41") ", $42, $43)"
                  // A create retry that lost a race to its twin, or a rematch
                  // created a second time, inserts nothing.
                  " ON CONFLICT DO NOTHING RETURNING game_id, start_ply)"
@@ -98,7 +98,7 @@ void prepare_move_statements(pqxx::connection& conn) {
                      " AND r.request_hash = $2 WHERE g.game_id = $1::uuid");
     // MakeMove's one write. The compare-and-swap on (ply, state) makes exactly
     // one of two racing moves apply; the rest of the statement only runs for
-    // the game row it updated.
+    // the game row it updated. A move ends any claim on the bot's move.
     conn.prepare(
         "apply_move",
         "WITH upd AS ("
@@ -107,7 +107,8 @@ void prepare_move_statements(pqxx::connection& conn) {
         " finished_at = " FG_TS("$11") ", event_seq = event_seq + $18,"
         " fox_retry_until = " FG_TS("$22") ", geese_retry_until = " FG_TS("$23") ","
         " fox_clock_ms = $24, geese_clock_ms = $25, turn_started_at = " FG_TS("$26") ","
-        " deadline_at = " FG_TS("$27") " WHERE game_id = $1::uuid AND ply = $2 AND state = " +
+        " deadline_at = " FG_TS("$27") ", bot_claimed_until = NULL, bot_claimed_by = NULL"
+        " WHERE game_id = $1::uuid AND ply = $2 AND state = " +
             kActive +
             " RETURNING game_id, event_seq),"
             " mv AS ("
@@ -146,6 +147,38 @@ void prepare_move_statements(pqxx::connection& conn) {
                  "SELECT " + move_columns("m") +
                      " FROM moves m WHERE m.game_id = $1::uuid AND m.ply > $2 AND m.ply <= $3"
                      " ORDER BY m.ply");
+}
+
+void prepare_bot_statements(pqxx::connection& conn) {
+    // A game in progress whose side to move (the position code's second
+    // field) is its bot's, and whose bot move nobody holds a live claim on.
+    const std::string owed =
+        " WHERE state = " + kActive +
+        " AND bot_side <> 0 AND split_part(position, ' ', 2) = CASE bot_side WHEN " +
+        sql_int(side::kFox) +
+        " THEN 'f' ELSE 'g' END"
+        " AND (bot_claimed_until IS NULL OR bot_claimed_until <= " FG_TS("$1") ")";
+    // Claims the longest-waiting owed bot move that no other replica is
+    // claiming at this moment (SKIP LOCKED): a lease until $2 for server $3.
+    // The locked row is re-checked against `owed` as it stands, so two
+    // replicas never both hold a live claim.
+    conn.prepare("claim_bot_move",
+                 "WITH next AS (SELECT game_id, bot_claimed_by FROM games" + owed +
+                     " ORDER BY updated_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
+                     " UPDATE games g SET bot_claimed_until = " FG_TS("$2") ", bot_claimed_by = $3"
+                     " FROM next WHERE g.game_id = next.game_id"
+                     " RETURNING g.game_id::text, g.ply, coalesce(next.bot_claimed_by, '')");
+    // Extends a claim while its holder thinks; no row when it was lost (the
+    // game moved on or another replica took the lapsed claim over).
+    conn.prepare("renew_bot_claim",
+                 "UPDATE games SET bot_claimed_until = " FG_TS("$4") " WHERE game_id = $1::uuid"
+                 " AND ply = $2 AND bot_claimed_by = $3 AND state = " +
+                     kActive + " RETURNING game_id");
+    // A replica that stops thinking without moving (shutting down) hands
+    // the move back at once instead of letting its claim lapse.
+    conn.prepare("release_bot_claim",
+                 "UPDATE games SET bot_claimed_until = NULL, bot_claimed_by = NULL"
+                 " WHERE game_id = $1::uuid AND ply = $2 AND bot_claimed_by = $3");
 }
 
 void prepare_event_statements(pqxx::connection& conn) {
@@ -242,6 +275,7 @@ void prepare_health_statements(pqxx::connection& conn) {
 void prepare_statements(pqxx::connection& conn) {
     prepare_game_statements(conn);
     prepare_move_statements(conn);
+    prepare_bot_statements(conn);
     prepare_event_statements(conn);
     prepare_presence_statements(conn);
     prepare_health_statements(conn);

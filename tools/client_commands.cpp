@@ -129,6 +129,7 @@ struct CreateArgs : ClientArgs {
     VariantFlags variant;
     std::string seat;
     bool is_public = false;
+    int bot = 0;  // a bot of this level on the other side (0: none)
 };
 
 int run_create(const CreateArgs& args, Io& io) {
@@ -152,6 +153,8 @@ int run_create(const CreateArgs& args, Io& io) {
         request.set_seat(*choice);
     }
     request.set_visibility(args.is_public ? v1::VISIBILITY_PUBLIC : v1::VISIBILITY_PRIVATE);
+    // The server checks the level: its refusal says the range.
+    request.set_bot_level(args.bot);
 
     ClientConnection connection(args.server);
     v1::CreateGameResponse response;
@@ -331,11 +334,12 @@ void add_client_commands(CommandLine& line) {
     CLI::App& create_command = add_client_command<CreateArgs>(
         line, "create", 0,
         "create --variant V [--geese N] [--sideways] [--position CODE] "
-        "[--seat fox|geese|random|both] [--public]",
+        "[--seat fox|geese|random|both] [--public] [--bot LEVEL]",
         create, run_create);
     add_variant_flags(create_command, create->variant);
     create_command.add_option("--seat", create->seat);
     create_command.add_flag("--public", create->is_public);
+    create_command.add_option("--bot", create->bot);
 
     auto join = std::make_shared<JoinArgs>();
     add_client_command<JoinArgs>(line, "join", 1, "join GAME_ID [--invite CODE]", join, run_join)
@@ -426,6 +430,9 @@ void write_game(const v1::Game& game, std::ostream& out) {
         << "state: " << state_name(game.state()) << "\n";
     if (game.state() == v1::GAME_STATE_WAITING) {
         out << "open seat: " << (game.fox_seat_taken() ? "geese" : "fox") << "\n";
+    }
+    if (game.bot_side() != v1::SIDE_UNSPECIFIED) {
+        out << "bot: " << side_name(game.bot_side()) << " (level " << game.bot_level() << ")\n";
     }
     if (game.state() == v1::GAME_STATE_FINISHED) {
         out << "result: " << result_name(game.result()) << "\n"

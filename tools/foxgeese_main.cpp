@@ -31,7 +31,7 @@ Variants: standard (options --geese 13|15|17, --sideways), big_cross, two_foxes.
                                     R"(
 Client commands (talk to a foxgeese-server):
   create --variant V [--geese N] [--sideways] [--position CODE]
-         [--seat fox|geese|random|both] [--public]
+         [--seat fox|geese|random|both] [--public] [--bot LEVEL]
   join GAME_ID [--invite CODE]
   show GAME_ID
   moves GAME_ID                                 (the game replayed, ply by ply)

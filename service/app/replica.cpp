@@ -65,6 +65,9 @@ Replica::Replica(const ReplicaOptions& options)
     sweeper_ = std::make_unique<GameSweeper>(*store_, clock_, options.sweep_interval);
     hub_ = std::make_unique<WatchHub>(options.database_url, *store_, *presence_, clock_,
                                       options.watch);
+    bots_ = std::make_unique<BotWorker>(*logic_, *store_, clock_, hub_->server_id(), options.bot,
+                                        &metrics_);
+    logic_->set_bot_turn_listener([this] { bots_->wake(); });
     const int workers =
         options.worker_threads > 0 ? options.worker_threads : 2 * options.db_pool_size;
     work_ = std::make_unique<WorkQueue>(workers, 4096);
@@ -88,6 +91,7 @@ Replica::Replica(const ReplicaOptions& options)
     }
     hub_->start();
     if (options.sweep_interval.count() > 0) sweeper_->start();
+    bots_->start();
     HttpServerOptions http = options.http;
     http.listen_address = options.listen_address;
     http.port = options.http_port;
@@ -123,6 +127,12 @@ void Replica::register_gauges() {
                         "Calls waiting for a worker thread.",
                         {},
                         [this] { return Samples{{{}, static_cast<double>(work_->queued())}}; }});
+    metrics_.add_gauge({"foxgeese_bot_searches_running",
+                        "Bot searches running on this server (at most its --bot-threads).",
+                        {},
+                        [this] {
+                            return Samples{{{}, static_cast<double>(bots_->searches_running())}};
+                        }});
     metrics_.add_gauge({"foxgeese_games",
                         "Games in the database, by state (recounted every 30 s).",
                         {"state"},
@@ -202,6 +212,8 @@ void Replica::shutdown() {
     // Watch streams end first (they would otherwise hold the drain to its
     // deadline); calls in flight on both transports share one drain time.
     sweeper_->stop();
+    // The bot's moves being thought about go back to the other replicas.
+    bots_->stop();
     hub_->stop();
     const auto deadline = SteadyClock::now() + options_.drain_timeout;
     // At the deadline, database calls still running are cancelled, so that

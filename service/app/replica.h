@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "service/core/bot_moves.h"
 #include "service/core/clock.h"
 #include "service/core/game_service.h"
 #include "service/core/overdue_games.h"
@@ -58,6 +59,10 @@ struct ReplicaOptions {
     // Where each request and finished stream gets its line (access_log.h);
     // null: the process's access logger, enabled.
     std::shared_ptr<const AccessLog> access_log;
+
+    // The bot worker: searches at once (0: this replica makes no bot
+    // moves), lease, poll (see BotWorkerOptions).
+    BotWorkerOptions bot;
 };
 
 // The largest request message accepted; every request is small.
@@ -81,6 +86,7 @@ class Replica {
     GameService& logic() { return *logic_; }
     WorkQueue& work() { return *work_; }
     GameSweeper& sweeper() { return *sweeper_; }
+    BotWorker& bots() { return *bots_; }
     Clock& clock() { return clock_; }
     // Commits acknowledged, the pool not starved and every migration
     // applied, as last checked.
@@ -110,6 +116,7 @@ class Replica {
     std::unique_ptr<GameService> logic_;
     std::unique_ptr<WatchHub> hub_;
     std::unique_ptr<GameSweeper> sweeper_;
+    std::unique_ptr<BotWorker> bots_;
     std::unique_ptr<WorkQueue> work_;
     std::unique_ptr<GrpcGameService> grpc_service_;
     std::unique_ptr<HttpServer> http_;

@@ -77,6 +77,9 @@ int run(const ServerConfig& config) {
     limits.moves_per_token =
         Rate{config.moves_per_second, std::chrono::seconds(1), 4 * config.moves_per_second};
     limits.trusted_proxy_hops = config.trusted_proxy_hops;
+    options.bot.threads = config.bot_threads;
+    options.bot.lease = std::chrono::seconds(config.bot_lease_seconds);
+    options.bot.think_delay = std::chrono::milliseconds(config.bot_test_delay_ms);
     Replica server(options);
     spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
                  server.grpc_port(), config.listen_address, server.http_port());

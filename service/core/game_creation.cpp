@@ -11,6 +11,7 @@
 #include <openssl/rand.h>
 #include <spdlog/spdlog.h>
 
+#include "engine/bot_level.h"
 #include "engine/game_status.h"
 #include "engine/position_code.h"
 #include "service/core/database_errors.h"
@@ -37,6 +38,7 @@ struct NewGame {
     int choice = v1::SEAT_CHOICE_RANDOM;
     int visibility = v1::VISIBILITY_PRIVATE;
     v1::TimeControl time_control;
+    int bot_level = 0;         // 0: the other seat is for a person
     std::string request_hash;  // empty without a request_id
 };
 
@@ -161,6 +163,7 @@ bool same_game(const GameRow& g, const NewGame& wanted) {
     return g.variant == v.name() && same_options && g.visibility == wanted.visibility &&
            g.start_position == wanted.start_code &&
            time_control_view(g).SerializeAsString() == wanted.time_control.SerializeAsString() &&
+           g.bot_level == wanted.bot_level &&
            seat_fits(seat_taken_by(g, wanted.request_hash), wanted.choice);
 }
 
@@ -224,6 +227,19 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
                                                                          : request.visibility();
     if (!v1::Visibility_IsValid(game.visibility))
         return invalid_argument("visibility", "unknown visibility");
+    if (request.bot_level() != 0) {
+        if (request.bot_level() < kMinBotLevel || request.bot_level() > kMaxBotLevel) {
+            return invalid_argument("bot_level", "bot_level is " + std::to_string(kMinBotLevel) +
+                                                     " (a beginner) to " +
+                                                     std::to_string(kMaxBotLevel) +
+                                                     " (the full engine), or 0 for no bot");
+        }
+        if (game.choice == v1::SEAT_CHOICE_BOTH) {
+            return invalid_argument("bot_level",
+                                    "a bot needs a seat: choose fox, geese or random, not both");
+        }
+        game.bot_level = request.bot_level();
+    }
     // Checked on a scratch row; the new game's row gets the same again.
     storage::GameRow scratch;
     const auto first_move_ms =
@@ -245,8 +261,14 @@ v1::CreateGameResponse created_reply(const storage::GameWithLastMove& game, v1::
     *response.mutable_game() = game_view(game.game, game.last_move, now_us);
     response.set_seat(seat);
     response.set_seat_token(std::move(token));
-    response.set_invite_code(std::move(invite));
+    // Nobody joins a game against the bot: an invite would open nothing.
+    if (game.game.bot_side == 0) response.set_invite_code(std::move(invite));
     return response;
+}
+
+// The bot takes the seat the creator did not.
+int bot_side_for(v1::Seat creator) {
+    return creator == v1::SEAT_FOX ? storage::side::kGeese : storage::side::kFox;
 }
 
 }  // namespace
@@ -317,8 +339,12 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(
                 g.geese_sideways = wanted.variant->geese_sideways();
             }
             g.visibility = wanted.visibility;
-            g.state = seat == v1::SEAT_BOTH ? storage::game_state::kActive
-                                            : storage::game_state::kWaiting;
+            if (wanted.bot_level != 0) {
+                g.bot_side = bot_side_for(seat);
+                g.bot_level = wanted.bot_level;
+            }
+            g.state = seat == v1::SEAT_BOTH || g.bot_side != 0 ? storage::game_state::kActive
+                                                               : storage::game_state::kWaiting;
             g.start_position = wanted.start_code;
             g.start_geese = wanted.start_geese;
             g.position = wanted.start_code;
@@ -342,7 +368,10 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(
                                           .count();
             }
             if (!store_.insert_game(g, wanted.start_key, budget)) continue;
-            spdlog::info("game {} created: {} seat {}", g.game_id, g.variant, v1::Seat_Name(seat));
+            spdlog::info("game {} created: {} seat {}{}", g.game_id, g.variant, v1::Seat_Name(seat),
+                         g.bot_side != 0 ? " against the bot, level " + std::to_string(g.bot_level)
+                                         : std::string());
+            if (is_bot_turn(g)) notify_bot_turn();
             return created_reply({g, std::nullopt}, seat, token, invite, now);
         }
         return make_error(StatusCode::kAborted, "CONFLICT",
@@ -410,9 +439,12 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
                     error = game_closed(g);
                     return false;
                 }
-                // A seat kept for a rematch is as taken as a held one.
-                const bool fox_open = g.fox_token_hash.empty() && g.fox_reserved_hash.empty();
-                const bool geese_open = g.geese_token_hash.empty() && g.geese_reserved_hash.empty();
+                // A seat kept for a rematch, or the bot's, is as taken as a held one.
+                const bool fox_open = g.fox_token_hash.empty() && g.fox_reserved_hash.empty() &&
+                                      g.bot_side != storage::side::kFox;
+                const bool geese_open = g.geese_token_hash.empty() &&
+                                        g.geese_reserved_hash.empty() &&
+                                        g.bot_side != storage::side::kGeese;
                 if (!fox_open && !geese_open) {
                     error = make_error(StatusCode::kAlreadyExists, "SEAT_TAKEN",
                                        "both seats of this game are taken");

@@ -38,6 +38,11 @@ Side side_to_move_of(const GameRow& g) {
     return parse_position_code(variant_of(g), g.position).value().side_to_move();
 }
 
+bool is_bot_turn(const GameRow& g) {
+    return g.bot_side != 0 && g.state == storage::game_state::kActive &&
+           side_number(side_to_move_of(g)) == g.bot_side;
+}
+
 int other_side_number(int side) {
     return side == v1::SIDE_FOX ? v1::SIDE_GEESE : v1::SIDE_FOX;
 }

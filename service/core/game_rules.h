@@ -26,6 +26,9 @@ std::optional<ServiceError> check_playing(const storage::GameRow& game);
 Side side_to_move_of(const storage::GameRow& game);
 int other_side_number(int side);
 
+// Whether a game in progress waits for its bot's move.
+bool is_bot_turn(const storage::GameRow& game);
+
 // Ends a game: state, result, reason, time; a pending draw offer dies with
 // it, and its clock and deadline stop.
 void finish(storage::GameRow& game, int result, int reason, std::int64_t now_us);

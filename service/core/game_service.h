@@ -8,11 +8,15 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
 
 #include "foxgeese/v1/game_service.pb.h"
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
 #include "service/core/rate_limits.h"
+#include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
 #include "service/runtime/metrics.h"
 #include "storage/postgres_game_store.h"
@@ -43,6 +47,17 @@ struct GameServiceOptions {
 
 // What a seat does about a rematch (rematch.cpp).
 enum class RematchAct { kOffer, kAccept, kDecline };
+
+// A move to make (make_move.cpp): by a seat token's holder or by the bot.
+struct MoveAttempt {
+    std::string game_id;
+    std::string notation;
+    std::optional<int> expected_ply;
+    std::string request_hash;   // empty without a request_id
+    std::int64_t received = 0;  // when it arrived, on the service's Clock
+};
+// The seat(s) a move's author holds in the game as read, or why none.
+using SeatOf = std::function<ServiceResult<Held>(const storage::GameRow&)>;
 
 class GameService {
   public:
@@ -98,6 +113,18 @@ class GameService {
     ServiceResult<v1::GetSeatResponse> get_seat(const v1::GetSeatRequest& request,
                                                 const CallContext& call);
 
+    // The bot's move in a game at `ply`, by the same path as a player's
+    // MakeMove (checks, one write, events, watchers); PLY_MISMATCH when the
+    // game is no longer at `ply` (another replica moved for the bot first).
+    ServiceResult<v1::MakeMoveResponse> make_bot_move(const std::string& game_id, int ply,
+                                                      const std::string& notation,
+                                                      const storage::CallBudget& budget);
+    // Called (on the calling thread, so it must be quick) when a game this
+    // replica created or moved in has become the bot's turn.
+    void set_bot_turn_listener(std::function<void()> listener) {
+        bot_turn_listener_ = std::move(listener);
+    }
+
     Clock& clock() const { return clock_; }
     const GameServiceOptions& options() const { return options_; }
 
@@ -115,6 +142,13 @@ class GameService {
                                            RematchAct act, const CallContext& call);
     // When the call arrived (the transport's reading), else now.
     std::int64_t received_at(const CallContext& call) const;
+    // One read, the engine's checks, one write with a compare-and-swap on
+    // the ply: every move, a player's or the bot's.
+    ServiceResult<v1::MakeMoveResponse> play_move(const MoveAttempt& attempt, const SeatOf& seat,
+                                                  const storage::CallBudget& budget);
+    void notify_bot_turn() const {
+        if (bot_turn_listener_) bot_turn_listener_();
+    }
 
     storage::PostgresGameStore& store_;
     storage::PresenceStore& presence_;
@@ -125,6 +159,7 @@ class GameService {
     RateLimiter import_limit_;
     RateLimiter join_limit_;
     RateLimiter move_limit_;
+    std::function<void()> bot_turn_listener_;
 };
 
 }  // namespace foxgeese::service

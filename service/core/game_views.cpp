@@ -138,8 +138,6 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
         }
     }
     if (last_move) *g.mutable_last_move() = move_view(*last_move);
-    g.set_fox_seat_taken(!row.fox_token_hash.empty());
-    g.set_geese_seat_taken(!row.geese_token_hash.empty());
     g.set_draw_offered_by(static_cast<v1::Side>(row.draw_offered_by));
     g.set_visibility(static_cast<v1::Visibility>(row.visibility));
     set_timestamp(row.created_us, g.mutable_create_time());
@@ -153,9 +151,13 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
     g.set_rematch_offered_by(static_cast<v1::Side>(row.rematch_offered_by));
     g.set_rematch_game_id(row.rematch_game_id);
     g.set_rematch_of_game_id(row.rematch_of_game_id);
-    // A seat kept for a rematch counts as taken: nobody else may join it.
-    g.set_fox_seat_taken(!row.fox_token_hash.empty() || !row.fox_reserved_hash.empty());
-    g.set_geese_seat_taken(!row.geese_token_hash.empty() || !row.geese_reserved_hash.empty());
+    // A seat kept for a rematch, or the bot's, counts as taken: nobody else may join it.
+    g.set_fox_seat_taken(!row.fox_token_hash.empty() || !row.fox_reserved_hash.empty() ||
+                         row.bot_side == storage::side::kFox);
+    g.set_geese_seat_taken(!row.geese_token_hash.empty() || !row.geese_reserved_hash.empty() ||
+                           row.bot_side == storage::side::kGeese);
+    g.set_bot_side(static_cast<v1::Side>(row.bot_side));
+    g.set_bot_level(row.bot_level);
     g.set_imported(row.imported);
     return g;
 }

@@ -80,11 +80,11 @@ ServiceResult<v1::MakeMoveResponse> replay_earlier_try(const MoveRow& earlier, H
 // The move checked against the game as read: in progress, at the ply the
 // client expects, the token's side to move, and legal.
 ServiceResult<Move> check_move(const GameRow& g, const Position& pos, Held held,
-                               const MovePath& path, const v1::MakeMoveRequest& request) {
+                               const MovePath& path, std::optional<int> expected_ply) {
     if (auto e = check_playing(g)) return *e;
-    if (request.has_expected_ply() && request.expected_ply() != g.ply) {
+    if (expected_ply && *expected_ply != g.ply) {
         return ply_mismatch(g.ply, "the game is at ply " + std::to_string(g.ply) + ", not " +
-                                       std::to_string(request.expected_ply()) + ": reload it");
+                                       std::to_string(*expected_ply) + ": reload it");
     }
     const Side mover = pos.side_to_move();
     if (acting_side(held, mover) != mover) {
@@ -187,58 +187,92 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_move(const v1::MakeMoveReq
     if (!token.ok()) return token.error();
     if (auto wait = move_limit_.take(token.value().hash))
         return rate_limited("moves with this seat token", *wait);
-    const std::string request_hash =
-        request.request_id().empty() ? "" : sha256_hex("move:" + request.request_id());
-
-    const std::int64_t received = received_at(call);
-    return guarded<v1::MakeMoveResponse>("MakeMove", [&]() -> ServiceResult<v1::MakeMoveResponse> {
-        const storage::CallBudget budget = call.budget();
-        // A retry that lost the race to its own first try ends up here twice.
-        for (int attempt = 0; attempt < 2; ++attempt) {
-            std::optional<storage::MoveContext> ctx =
-                store_.load_move_context(id, request_hash, budget);
-            if (!ctx) return game_not_found(id);
-            const Held held = seat_of(ctx->game, token.value());
-            if (held == Held::kNone) return token_rejected(token.value());
-            const Variant& variant = variant_of(ctx->game);
-            const Result<MovePath> path = parse_move(variant.board(), request.move());
-            if (ctx->earlier_try)
-                return replay_earlier_try(*ctx->earlier_try, held, variant.board(), path);
-            if (!path) {
-                return ServiceError{StatusCode::kInvalidArgument,
-                                    "INVALID_NOTATION",
-                                    path.error().message,
-                                    {{"move", request.move().substr(0, 40)}},
-                                    "move"};
-            }
-            // A move that arrives after the flag fell is not made: the game
-            // ends on time instead (and that is written).
-            if (overdue_ending(ctx->game, received)) {
-                auto ended = settled(storage::GameWithLastMove{ctx->game, std::nullopt}, budget);
-                return game_over_on_time(ended ? ended->game : ctx->game);
-            }
-            const Position pos = parse_position_code(variant, ctx->game.position).value();
-            const ServiceResult<Move> move = check_move(ctx->game, pos, held, *path, request);
-            if (!move.ok()) return move.error();
-            PlannedMove plan = plan_move(*ctx, pos, move.value(), held, request_hash, received,
-                                         clock_.now_us());
-            if (store_.apply_move(plan.write, budget)) {
-                if (metrics_) metrics_->moves_applied.add({ctx->game.variant});
-                spdlog::debug("game {}: ply {} {}", id, plan.write.move.ply,
-                              plan.write.move.notation);
-                return std::move(plan.response);
-            }
-            // Someone else's write got there first. With a request_id, the
-            // next pass finds out whether it was this request's own first try.
-            if (request_hash.empty()) break;
-        }
-        // Lost a race: say where the game is now.
-        const auto current = store_.find_game(id, budget);
-        if (current && current->game.state == storage::game_state::kFinished)
-            return game_over_on_time(current->game);
-        return ply_mismatch(current ? current->game.ply : 0,
-                            "the game moved on while this move was being applied: reload it");
+    MoveAttempt attempt{
+        id, request.move(), std::nullopt,
+        request.request_id().empty() ? "" : sha256_hex("move:" + request.request_id()),
+        received_at(call)};
+    if (request.has_expected_ply()) attempt.expected_ply = request.expected_ply();
+    return guarded<v1::MakeMoveResponse>("MakeMove", [&] {
+        return play_move(
+            attempt,
+            [&](const GameRow& g) -> ServiceResult<Held> {
+                const Held held = seat_of(g, token.value());
+                if (held == Held::kNone) return token_rejected(token.value());
+                return held;
+            },
+            call.budget());
     });
+}
+
+ServiceResult<v1::MakeMoveResponse> GameService::make_bot_move(const std::string& game_id, int ply,
+                                                               const std::string& notation,
+                                                               const storage::CallBudget& budget) {
+    const MoveAttempt attempt{game_id, notation, ply, "", clock_.now_us()};
+    return guarded<v1::MakeMoveResponse>("BotMove", [&] {
+        return play_move(
+            attempt,
+            [](const GameRow& g) -> ServiceResult<Held> {
+                if (g.bot_side == 0) {
+                    return make_error(StatusCode::kFailedPrecondition, "NO_BOT",
+                                      "this game has no bot");
+                }
+                return g.bot_side == storage::side::kFox ? Held::kFox : Held::kGeese;
+            },
+            budget);
+    });
+}
+
+ServiceResult<v1::MakeMoveResponse> GameService::play_move(const MoveAttempt& attempt,
+                                                           const SeatOf& seat,
+                                                           const storage::CallBudget& budget) {
+    const std::string& id = attempt.game_id;
+    const std::string& request_hash = attempt.request_hash;
+    // A retry that lost the race to its own first try ends up here twice.
+    for (int pass = 0; pass < 2; ++pass) {
+        std::optional<storage::MoveContext> ctx =
+            store_.load_move_context(id, request_hash, budget);
+        if (!ctx) return game_not_found(id);
+        const ServiceResult<Held> held = seat(ctx->game);
+        if (!held.ok()) return held.error();
+        const Variant& variant = variant_of(ctx->game);
+        const Result<MovePath> path = parse_move(variant.board(), attempt.notation);
+        if (ctx->earlier_try)
+            return replay_earlier_try(*ctx->earlier_try, held.value(), variant.board(), path);
+        if (!path) {
+            return ServiceError{StatusCode::kInvalidArgument,
+                                "INVALID_NOTATION",
+                                path.error().message,
+                                {{"move", attempt.notation.substr(0, 40)}},
+                                "move"};
+        }
+        // A move that arrives after the flag fell is not made: the game
+        // ends on time instead (and that is written).
+        if (overdue_ending(ctx->game, attempt.received)) {
+            auto ended = settled(storage::GameWithLastMove{ctx->game, std::nullopt}, budget);
+            return game_over_on_time(ended ? ended->game : ctx->game);
+        }
+        const Position pos = parse_position_code(variant, ctx->game.position).value();
+        const ServiceResult<Move> move =
+            check_move(ctx->game, pos, held.value(), *path, attempt.expected_ply);
+        if (!move.ok()) return move.error();
+        PlannedMove plan = plan_move(*ctx, pos, move.value(), held.value(), request_hash,
+                                     attempt.received, clock_.now_us());
+        if (store_.apply_move(plan.write, budget)) {
+            if (metrics_) metrics_->moves_applied.add({ctx->game.variant});
+            spdlog::debug("game {}: ply {} {}", id, plan.write.move.ply, plan.write.move.notation);
+            if (is_bot_turn(plan.write.game_after)) notify_bot_turn();
+            return std::move(plan.response);
+        }
+        // Someone else's write got there first. With a request_id, the
+        // next pass finds out whether it was this request's own first try.
+        if (request_hash.empty()) break;
+    }
+    // Lost a race: say where the game is now.
+    const auto current = store_.find_game(id, budget);
+    if (current && current->game.state == storage::game_state::kFinished)
+        return game_over_on_time(current->game);
+    return ply_mismatch(current ? current->game.ply : 0,
+                        "the game moved on while this move was being applied: reload it");
 }
 
 }  // namespace foxgeese::service

@@ -182,6 +182,13 @@ ServiceResult<RematchDecision> decide_rematch(storage::PostgresGameStore& store,
                 decision.error = game_not_over();
                 return false;
             }
+            if (g.bot_side != 0) {
+                decision.error = make_error(
+                    StatusCode::kFailedPrecondition, "NO_REMATCH_WITH_BOT",
+                    "the bot plays no rematch: create a new game against it (CreateGame with "
+                    "bot_level), on the other side if you like");
+                return !recorded.empty();  // an overdue clock settled here is still written
+            }
             if (!g.rematch_game_id.empty()) {
                 if (act == RematchAct::kDecline) {
                     decision.error = no_rematch_offer();

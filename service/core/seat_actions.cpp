@@ -134,6 +134,15 @@ ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(const v1::OfferDraw
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             const int offering = side_number(acting_side(held, side_to_move_of(g)));
             if (g.draw_offered_by == offering) return false;  // already standing
+            v1::WatchGameResponse offered;
+            offered.mutable_draw_offered()->set_by(static_cast<v1::Side>(offering));
+            if (g.bot_side != 0) {
+                // The bot plays every game out: it declines at once, and
+                // watchers see the offer and the answer.
+                events.push_back(std::move(offered));
+                events.push_back(draw_answered_event(false, g.bot_side));
+                return true;
+            }
             if (g.draw_offered_by != 0) {
                 // Both sides want a draw: offering accepts the other's offer.
                 events.push_back(draw_answered_event(true, offering));
@@ -141,8 +150,6 @@ ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(const v1::OfferDraw
                 events.push_back(game_ended_event({}));
             } else {
                 g.draw_offered_by = offering;
-                v1::WatchGameResponse offered;
-                offered.mutable_draw_offered()->set_by(static_cast<v1::Side>(offering));
                 events.push_back(std::move(offered));
             }
             return true;
@@ -227,6 +234,11 @@ ServiceResult<v1::ClaimVictoryResponse> GameService::claim_victory(
             if (held == Held::kBoth) {
                 return make_error(StatusCode::kPermissionDenied, "WRONG_SEAT",
                                   "this token holds both seats: there is no opponent to claim against");
+            }
+            if (g.bot_side != 0) {
+                return make_error(StatusCode::kFailedPrecondition, "CLAIM_NOT_ALLOWED",
+                                  "the bot never leaves a game: it moves within its level's "
+                                  "time, and its clock decides if it does not");
             }
             if (g.time_control == storage::time_control::kCorrespondence) {
                 return make_error(StatusCode::kFailedPrecondition, "CLAIM_NOT_ALLOWED",

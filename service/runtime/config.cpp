@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "service/runtime/embedded_postgres.h"
@@ -18,6 +19,10 @@
 #endif
 
 namespace foxgeese::service {
+
+int default_bot_threads() {
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency() / 2));
+}
 
 namespace {
 
@@ -225,6 +230,21 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.web_client = parse_bool(source, v);
          }},
+        {"--bot-threads", "FOXGEESE_BOT_THREADS", "N",
+         "bot searches at once on this server; more owed bot moves wait for a free one here or on another server (0: none here; ..64)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.bot_threads = static_cast<int>(parse_integer(source, v, 0, 64, "a number of threads"));
+         }},
+        {"--bot-lease-seconds", "FOXGEESE_BOT_LEASE_SECONDS", "N",
+         "how long a server's claim on a bot move holds unless renewed: another server takes the move over this long after the claimant died (1..60)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.bot_lease_seconds = static_cast<int>(parse_integer(source, v, 1, 60, "a number of seconds"));
+         }},
+        {"--bot-test-delay-ms", "FOXGEESE_BOT_TEST_DELAY_MS", "MS",
+         "tests only: wait this long before each bot search, to catch a server thinking (0..600000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.bot_test_delay_ms = static_cast<int>(parse_integer(source, v, 0, 600'000, "a number of milliseconds"));
+         }},
     };
     return kOptions;
 }
@@ -257,6 +277,9 @@ std::string default_text(const Option& option) {
     if (flag == "--watch-streams-per-address") return std::to_string(defaults.watch_streams_per_address);
     if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
     if (flag == "--web-client") return defaults.web_client ? "true" : "false";
+    if (flag == "--bot-threads") return "half the cores, at least 1 (here " + std::to_string(defaults.bot_threads) + ")";
+    if (flag == "--bot-lease-seconds") return std::to_string(defaults.bot_lease_seconds);
+    if (flag == "--bot-test-delay-ms") return std::to_string(defaults.bot_test_delay_ms);
     return {};
 }
 
@@ -529,6 +552,10 @@ std::string describe_config(const ServerConfig& config) {
         origins += (origins.empty() ? "" : ",") + o;
     text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
     text += std::string(" web_client=") + (config.web_client ? "true" : "false");
+    text += " bot_threads=" + std::to_string(config.bot_threads) +
+            " bot_lease_seconds=" + std::to_string(config.bot_lease_seconds);
+    if (config.bot_test_delay_ms > 0)
+        text += " bot_test_delay_ms=" + std::to_string(config.bot_test_delay_ms);
     return text;
 }
 

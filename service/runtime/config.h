@@ -15,6 +15,10 @@ namespace foxgeese::service {
 
 enum class ServerCommand { kServe, kMigrate };
 
+// Half the machine's cores, at least one: bot searches must leave room for
+// the calls.
+int default_bot_threads();
+
 struct ServerConfig {
     ServerCommand command = ServerCommand::kServe;
     // Empty: run the embedded PostgreSQL in data_dir.
@@ -49,6 +53,12 @@ struct ServerConfig {
     int trusted_proxy_hops = 0;
     // Serve the reference web client (web/) at /play/ on the HTTP port.
     bool web_client = false;
+    // Bot moves (see BotWorkerOptions): searches at once on this server (0:
+    // none here), how long a claim on a move holds unless renewed, and a
+    // wait before each search that only tests use.
+    int bot_threads = default_bot_threads();
+    int bot_lease_seconds = 3;
+    int bot_test_delay_ms = 0;
     // --help / --version: print server_help_text() / server_version_text() and exit 0.
     bool show_help = false;
     bool show_version = false;

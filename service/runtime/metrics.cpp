@@ -116,7 +116,11 @@ Metrics::Metrics()
       moves_applied("foxgeese_moves_applied_total", "Moves validated and stored, by variant.",
                     {"variant"}),
       watch_events_sent("foxgeese_watch_events_sent_total",
-                        "Events written to watch streams, by transport.", {"transport"}) {}
+                        "Events written to watch streams, by transport.", {"transport"}),
+      bot_moves("foxgeese_bot_moves_total", "Bot moves this server computed and made, by variant.",
+                {"variant"}),
+      bot_takeovers("foxgeese_bot_takeovers_total",
+                    "Bot moves this server took over from a server whose claim had lapsed.", {}) {}
 
 void Metrics::add_gauge(GaugeFamily gauge) {
     std::lock_guard lock(gauges_mutex_);
@@ -129,6 +133,8 @@ std::string Metrics::render() const {
     request_seconds.render(out);
     moves_applied.render(out);
     watch_events_sent.render(out);
+    bot_moves.render(out);
+    bot_takeovers.render(out);
     std::lock_guard lock(gauges_mutex_);
     for (const GaugeFamily& g : gauges_) {
         header(out, g.name, g.help, "gauge");

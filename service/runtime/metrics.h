@@ -67,6 +67,8 @@ class Metrics {
     HistogramFamily request_seconds;
     CounterFamily moves_applied;      // by variant
     CounterFamily watch_events_sent;  // by transport
+    CounterFamily bot_moves;          // by variant
+    CounterFamily bot_takeovers;      // claims on bot moves taken over from a lapsed lease
 
     void add_gauge(GaugeFamily gauge);
     // The whole registry in the Prometheus text exposition format 0.0.4.

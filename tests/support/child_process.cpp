@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 extern char** environ;
@@ -87,6 +89,20 @@ void ChildProcess::kill_now() {
     int status = 0;
     ::waitpid(pid_, &status, 0);
     pid_ = -1;
+}
+
+std::string make_temp_dir(const std::string& prefix) {
+    std::string pattern = "/tmp/" + prefix + "-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) return "";
+    return pattern;
+}
+
+std::string log_for_failure(const std::string& log_path) {
+    std::ifstream in(log_path);
+    if (!in) return "";
+    std::stringstream text;
+    text << in.rdbuf();
+    return "--- foxgeese-server log (" + log_path + ") ---\n" + text.str() + "--- end of log ---\n";
 }
 
 std::vector<int> free_ports(int n) {

@@ -44,6 +44,13 @@ class ChildProcess {
 // free, not reserved: a test that loses the race reports the server's log.
 std::vector<int> free_ports(int n);
 
+// A new directory /tmp/<prefix>-XXXXXX for a test's server logs; "" when
+// it cannot be made.
+std::string make_temp_dir(const std::string& prefix);
+
+// A server's log as a failing test prints it (nothing when there is none).
+std::string log_for_failure(const std::string& log_path);
+
 // "exit status 0", "signal Killed", ...
 std::string describe_wait_status(int status);
 

@@ -125,6 +125,7 @@ class ClientCliTest : public ::testing::Test {
         foxgeese::service::ReplicaOptions options = foxgeese::test::test_replica_options(url);
         options.db_pool_size = 4;
         options.drain_timeout = std::chrono::seconds(1);
+        options.bot.threads = 1;  // for games against the bot
         server_ = std::make_unique<foxgeese::service::Replica>(options);
         address_ = "127.0.0.1:" + std::to_string(server_->grpc_port());
     }
@@ -415,6 +416,26 @@ TEST_F(ClientCliTest, PlayWaitsForTheOpponentsMove) {
     EXPECT_THAT(r.out, HasSubstr("geese to move> c3-c4\ngeese played c3-c4\n"));
     EXPECT_THAT(r.out, HasSubstr("game over: the geese win (resignation)\n"));
     EXPECT_EQ(count_of(r.out, "to move> "), 1) << r.out;
+}
+
+TEST_F(ClientCliTest, CreateSeatsABotThatPlayIsPlayedAgainst) {
+    const Output created =
+        client({"create", "--variant", "standard", "--seat", "geese", "--bot", "1"});
+    ASSERT_EQ(created.exit_status, 0) << created.err;
+    EXPECT_THAT(created.out, HasSubstr("state: active\n"));
+    EXPECT_THAT(created.out, HasSubstr("bot: fox (level 1)\n"));
+    auto fields = header_fields(created.out);
+    EXPECT_EQ(fields["seat"], "geese");
+    // The bot, the fox side, moves first; a3-a4 is legal whatever it played,
+    // and the session waits for the bot's answer before the input ends.
+    const Output r =
+        client({"play", fields["game_id"], "--token", fields["seat_token"]}, "a3-a4\n");
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    const std::size_t played = r.out.find("geese to move> a3-a4\ngeese played a3-a4\n");
+    ASSERT_NE(played, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("fox played ", played), std::string::npos) << r.out;
+    expect_server_error(client({"create", "--variant", "standard", "--bot", "9"}),
+                        "INVALID_ARGUMENT");
 }
 
 TEST_F(ClientCliTest, PlayLeavesWhenTheInputEnds) {

@@ -1,8 +1,9 @@
 // Replica options for tests: no rate limits (a test creates hundreds of
 // games from 127.0.0.1), streams that end with GameEnded (no rematch
 // linger), no sweeper (a test whose clock runs ahead must not end the
-// games of tests sharing its database), and no access log (thousands of
-// lines in every test's output). Tests of those features turn them back on.
+// games of tests sharing its database), no access log (thousands of
+// lines in every test's output) and no bot worker (nor claim their bots'
+// moves). Tests of those features turn them back on.
 #pragma once
 
 #include <string>
@@ -27,6 +28,7 @@ inline service::ReplicaOptions test_replica_options(const std::string& database_
     options.watch = test_watch_options();
     options.sweep_interval = std::chrono::milliseconds(0);
     options.access_log = std::make_shared<service::AccessLog>(false);
+    options.bot.threads = 0;
     return options;
 }
 

@@ -4,6 +4,7 @@
 // would be, while a seat holder watched through it.
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <google/protobuf/util/time_util.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
@@ -15,16 +16,12 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <google/protobuf/util/time_util.h>
 
 #include "tests/service/harness/service_harness.h"
 #include "tests/support/child_process.h"
@@ -80,9 +77,8 @@ class WatchProcess : public ServiceTest {
   protected:
     void SetUp() override {
         ServiceTest::SetUp();
-        char pattern[] = "/tmp/foxgeese-watch-process-XXXXXX";
-        ASSERT_NE(::mkdtemp(pattern), nullptr) << std::strerror(errno);
-        dir_ = pattern;
+        dir_ = make_temp_dir("foxgeese-watch-process");
+        ASSERT_FALSE(dir_.empty()) << std::strerror(errno);
         service::ReplicaOptions options = test_replica_options(database_url());
         options.db_pool_size = 4;
         options.drain_timeout = 2s;
@@ -93,13 +89,7 @@ class WatchProcess : public ServiceTest {
 
     void TearDown() override {
         process_.kill_now();
-        if (HasFailure() && fs::exists(log_)) {
-            std::ifstream in(log_);
-            std::stringstream text;
-            text << in.rdbuf();
-            std::cerr << "--- foxgeese-server log (" << log_ << ") ---\n"
-                      << text.str() << "--- end of log ---\n";
-        }
+        if (HasFailure()) std::cerr << log_for_failure(log_.string());
         if (!HasFailure()) fs::remove_all(dir_);
         local_.reset();
         ServiceTest::TearDown();
