@@ -123,6 +123,12 @@ void Replica::register_gauges() {
                         "Calls waiting for a worker thread.",
                         {},
                         [this] { return Samples{{{}, static_cast<double>(work_->queued())}}; }});
+    metrics_.add_gauge({"foxgeese_analyses_running",
+                        "AnalyzePosition and AnalyzeGame searches running on this server.",
+                        {},
+                        [this] {
+                            return Samples{{{}, static_cast<double>(logic_->analyses_running())}};
+                        }});
     metrics_.add_gauge({"foxgeese_games",
                         "Games in the database, by state (recounted every 30 s).",
                         {"state"},

@@ -75,6 +75,8 @@ int run(const ServerConfig& config) {
     limits.moves_per_token =
         Rate{config.moves_per_second, std::chrono::seconds(1), 4 * config.moves_per_second};
     limits.trusted_proxy_hops = config.trusted_proxy_hops;
+    options.game.analysis.concurrency = config.analysis_concurrency;
+    options.game.analysis.per_address = config.analyses_per_address;
     Replica server(options);
     spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
                  server.grpc_port(), config.listen_address, server.http_port());

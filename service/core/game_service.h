@@ -3,13 +3,14 @@
 // response or a ServiceError. It knows nothing of gRPC or HTTP; both
 // transports call it through the RPC table (rpc_table.h), so both give the
 // same answers. The methods live in one file per concern: game_reads.cpp,
-// game_creation.cpp, make_move.cpp, seat_actions.cpp.
+// game_creation.cpp, make_move.cpp, seat_actions.cpp, analysis_rpcs.cpp.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 
 #include "foxgeese/v1/game_service.pb.h"
+#include "service/core/analysis_budget.h"
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
 #include "service/core/rate_limits.h"
@@ -40,6 +41,8 @@ struct GameServiceOptions {
     // CreateGame and JoinGame per client address, MakeMove per seat token
     // (the watch-stream limit is the watch hub's).
     RateLimitOptions limits;
+    // AnalyzePosition and AnalyzeGame running at once.
+    AnalysisOptions analysis;
 };
 
 // What a seat does about a rematch (rematch.cpp).
@@ -57,7 +60,9 @@ class GameService {
           options_(options),
           create_limit_(clock, options.limits.create_per_address, options.limits.max_keys),
           join_limit_(clock, options.limits.join_per_address, options.limits.max_keys),
-          move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys) {}
+          move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys),
+          analysis_slots_(options.analysis.concurrency, 1),
+          analysis_per_address_(options.analysis.per_address, options.limits.max_keys) {}
 
     ServiceResult<v1::ListVariantsResponse> list_variants(const v1::ListVariantsRequest& request,
                                                           const CallContext& call);
@@ -93,9 +98,15 @@ class GameService {
                                                         const CallContext& call);
     ServiceResult<v1::GetSeatResponse> get_seat(const v1::GetSeatRequest& request,
                                                 const CallContext& call);
+    ServiceResult<v1::AnalyzePositionResponse> analyze_position(
+        const v1::AnalyzePositionRequest& request, const CallContext& call);
+    ServiceResult<v1::AnalyzeGameResponse> analyze_game(const v1::AnalyzeGameRequest& request,
+                                                        const CallContext& call);
 
     Clock& clock() const { return clock_; }
     const GameServiceOptions& options() const { return options_; }
+    // Analyses running on this replica now.
+    int analyses_running() const { return analysis_slots_.held(kAllAnalyses); }
 
   private:
     std::int64_t retry_until(std::int64_t now_us) const;
@@ -111,6 +122,14 @@ class GameService {
                                            RematchAct act, const CallContext& call);
     // When the call arrived (the transport's reading), else now.
     std::int64_t received_at(const CallContext& call) const;
+    // The places an analysis holds while it runs: one of its client
+    // address's and one of the replica's (analysis_rpcs.cpp).
+    struct AnalysisLease {
+        std::unique_ptr<ConcurrencyLimiter::Lease> address;
+        std::unique_ptr<ConcurrencyLimiter::Lease> replica;
+    };
+    ServiceResult<AnalysisLease> lease_analysis(const CallContext& call);
+    static constexpr const char* kAllAnalyses = "";
 
     storage::PostgresGameStore& store_;
     storage::PresenceStore& presence_;
@@ -120,6 +139,8 @@ class GameService {
     RateLimiter create_limit_;
     RateLimiter join_limit_;
     RateLimiter move_limit_;
+    ConcurrencyLimiter analysis_slots_;  // one key, kAllAnalyses
+    ConcurrencyLimiter analysis_per_address_;
 };
 
 }  // namespace foxgeese::service

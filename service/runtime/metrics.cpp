@@ -116,7 +116,10 @@ Metrics::Metrics()
       moves_applied("foxgeese_moves_applied_total", "Moves validated and stored, by variant.",
                     {"variant"}),
       watch_events_sent("foxgeese_watch_events_sent_total",
-                        "Events written to watch streams, by transport.", {"transport"}) {}
+                        "Events written to watch streams, by transport.", {"transport"}),
+      analyses("foxgeese_analyses_total",
+               "Analyses computed, by RPC (an AnalyzeGame answered from storage is not one).",
+               {"rpc"}) {}
 
 void Metrics::add_gauge(GaugeFamily gauge) {
     std::lock_guard lock(gauges_mutex_);
@@ -129,6 +132,7 @@ std::string Metrics::render() const {
     request_seconds.render(out);
     moves_applied.render(out);
     watch_events_sent.render(out);
+    analyses.render(out);
     std::lock_guard lock(gauges_mutex_);
     for (const GaugeFamily& g : gauges_) {
         header(out, g.name, g.help, "gauge");

@@ -67,6 +67,7 @@ class Metrics {
     HistogramFamily request_seconds;
     CounterFamily moves_applied;      // by variant
     CounterFamily watch_events_sent;  // by transport
+    CounterFamily analyses;           // searches run, by rpc (not stored answers)
 
     void add_gauge(GaugeFamily gauge);
     // The whole registry in the Prometheus text exposition format 0.0.4.
