@@ -84,6 +84,10 @@ class ServiceClient {
                                                       const Auth& auth);
     Reply<v1::JoinRematchResponse> join_rematch(const std::string& game_id, const Auth& auth);
     Reply<v1::GetSeatResponse> get_seat(const Auth& auth);
+    // As if relayed with this X-Forwarded-For, when not empty.
+    Reply<v1::AnalyzePositionResponse> analyze_position(const v1::AnalyzePositionRequest& request,
+                                                        const std::string& forwarded_for = "");
+    Reply<v1::AnalyzeGameResponse> analyze_game(const std::string& game_id);
     // A CreateGame or JoinGame as if relayed by proxies with this
     // X-Forwarded-For header.
     Reply<v1::CreateGameResponse> create_forwarded(const v1::CreateGameRequest& request,
