@@ -88,21 +88,26 @@ ServiceResult<v1::AnalyzePositionResponse> GameService::analyze_position(
 
     ServiceResult<AnalysisLease> lease = lease_analysis(call);
     if (!lease.ok()) return lease.error();
-    const CallStop stop(call);
-    AnalysisLimits limits;
-    if (request.depth() > 0) limits.depth = request.depth();
-    const int time_ms = request.time_ms() > 0 ? request.time_ms()
-                        : request.depth() > 0 ? kMaxAnalysisTimeMs
-                                              : kDefaultAnalysisTimeMs;
-    limits.time = std::chrono::milliseconds(time_ms);
-    limits.deadline = search_deadline(call);
-    limits.stop = stop.flag();
-    const std::vector<AnalysedLine> lines = analyze(pos, limits, std::max(1, request.lines()));
-    if (metrics_) metrics_->analyses.add({"AnalyzePosition"});
-    if (stop.raised()) return analysis_cancelled();
-    for (const AnalysedLine& line : lines)
-        *response.add_lines() = line_view(pos.board(), line);
-    return response;
+    // No database here; guarded for what the search may throw (its table).
+    return guarded<v1::AnalyzePositionResponse>(
+        "AnalyzePosition", [&]() -> ServiceResult<v1::AnalyzePositionResponse> {
+            const CallStop stop(call);
+            AnalysisLimits limits;
+            if (request.depth() > 0) limits.depth = request.depth();
+            const int time_ms = request.time_ms() > 0 ? request.time_ms()
+                                : request.depth() > 0 ? kMaxAnalysisTimeMs
+                                                      : kDefaultAnalysisTimeMs;
+            limits.time = std::chrono::milliseconds(time_ms);
+            limits.deadline = search_deadline(call);
+            limits.stop = stop.flag();
+            const std::vector<AnalysedLine> lines =
+                analyze(pos, limits, std::max(1, request.lines()));
+            if (metrics_) metrics_->analyses.add({"AnalyzePosition"});
+            if (stop.raised()) return analysis_cancelled();
+            for (const AnalysedLine& line : lines)
+                *response.add_lines() = line_view(pos.board(), line);
+            return response;
+        });
 }
 
 ServiceResult<v1::AnalyzeGameResponse> GameService::analyze_game(
