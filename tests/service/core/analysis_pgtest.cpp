@@ -292,6 +292,45 @@ TEST_F(Analysis, BadAnalyzeGameRequestsAreRefusedAndStoreNothing) {
     EXPECT_EQ(analyses("AnalyzeGame"), 0);
 }
 
+TEST_F(Analysis, AGameAnalysisCutShortByTheCallersDeadlineStoresNothing) {
+    // Thirty plies in which the geese always step forward, so that nothing repeats.
+    const SeatedGame game = start_game("big_cross");
+    for (int i = 0; i < 30; ++i) {
+        const v1::Game now = client().get(game.id)->game();
+        if (now.state() != v1::GAME_STATE_ACTIVE) break;
+        std::string chosen = now.legal_moves(0);
+        for (const std::string& move : now.legal_moves()) {
+            const auto dash = move.find('-');
+            if (now.side_to_move() == v1::SIDE_GEESE && dash != std::string::npos &&
+                move.back() > move[dash - 1]) {
+                chosen = move;
+                break;
+            }
+        }
+        play(game, chosen);
+    }
+    const int ply = client().get(game.id)->game().ply();
+    ASSERT_GE(ply, 10);  // some seconds of searching at kMaxNodesPerPly each
+
+    auto stub = v1::FoxGeeseService::NewStub(new_channel(server().grpc_port()));
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(300));
+    v1::AnalyzeGameRequest request;
+    request.set_game_id(game.id);
+    v1::AnalyzeGameResponse response;
+    EXPECT_EQ(stub->AnalyzeGame(&context, request, &response).error_code(),
+              C::DEADLINE_EXCEEDED);
+    // The search ended at the deadline (the whole analysis takes seconds),
+    // and its partial result was dropped.
+    EXPECT_TRUE(wait_for_analyses(server(), 0, std::chrono::seconds(1)));
+    EXPECT_EQ(count_rows("game_analyses"), 0);
+
+    const Reply<v1::AnalyzeGameResponse> whole = client().analyze_game(game.id);
+    ASSERT_TRUE(IsOk(whole));
+    EXPECT_EQ(whole->plies_size(), ply);
+    EXPECT_EQ(count_rows("game_analyses"), 1);
+}
+
 ::testing::AssertionResult IsBusy(const grpc::Status& status, const std::string& why) {
     auto result = IsError(status, C::RESOURCE_EXHAUSTED, "ANALYSIS_BUSY");
     if (!result) return result;
