@@ -341,6 +341,45 @@ GamePage PostgresGameStore::list_games(
     });
 }
 
+namespace {
+
+std::optional<std::string> stored_analysis(pqxx::transaction_base& tx, const std::string& game_id,
+                                           int ply) {
+    const pqxx::result r = tx.exec_prepared("find_game_analysis", game_id, ply);
+    if (r.empty()) return std::nullopt;
+    return pqxx::binarystring(r[0][0]).str();
+}
+
+}  // namespace
+
+std::optional<std::string> PostgresGameStore::find_game_analysis(const std::string& game_id,
+                                                                 int ply,
+                                                                 const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        return stored_analysis(tx, game_id, ply);
+    });
+}
+
+std::string PostgresGameStore::insert_game_analysis(const std::string& game_id, int ply,
+                                                    std::int64_t nodes_per_ply,
+                                                    std::int64_t analysed_us,
+                                                    const std::string& response,
+                                                    const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        if (!tx.exec_prepared("insert_game_analysis", game_id, ply, nodes_per_ply, analysed_us,
+                              bytea_hex(response))
+                 .empty())
+            return response;
+        // Lost the race: the other row is the game's analysis (a statement of
+        // its own, whose snapshot sees the winner's commit).
+        std::optional<std::string> first = stored_analysis(tx, game_id, ply);
+        if (!first) throw std::runtime_error("a game analysis vanished after a conflict");
+        return *first;
+    });
+}
+
 int PostgresGameStore::schema_version(const CallBudget& budget) {
     return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);

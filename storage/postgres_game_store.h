@@ -101,6 +101,15 @@ class PostgresGameStore {
                         const std::optional<std::pair<std::int64_t, std::string>>& after,
                         const CallBudget& budget = {});
 
+    // The stored AnalyzeGame response (serialized) of a game at `ply`, if any.
+    std::optional<std::string> find_game_analysis(const std::string& game_id, int ply,
+                                                  const CallBudget& budget = {});
+    // Stores a game's analysis at `ply` and returns the one stored: this one,
+    // or the one another replica stored first.
+    std::string insert_game_analysis(const std::string& game_id, int ply,
+                                     std::int64_t nodes_per_ply, std::int64_t analysed_us,
+                                     const std::string& response, const CallBudget& budget = {});
+
     // The highest migration version recorded (0 when none).
     int schema_version(const CallBudget& budget = {});
     // Commits a write of this server's probe row: it waits for the disk and

@@ -256,6 +256,16 @@ void prepare_presence_statements(pqxx::connection& conn) {
             "::smallint)) s(side) ORDER BY s.side");
 }
 
+void prepare_analysis_statements(pqxx::connection& conn) {
+    conn.prepare("find_game_analysis",
+                 "SELECT response FROM game_analyses WHERE game_id = $1::uuid AND ply = $2");
+    // Two replicas may analyse the same game at once; the first row stays.
+    conn.prepare("insert_game_analysis",
+                 "INSERT INTO game_analyses (game_id, ply, nodes_per_ply, analysed_at, response)"
+                 " VALUES ($1::uuid, $2, $3, " FG_TS("$4") ", $5::bytea)"
+                 " ON CONFLICT (game_id, ply) DO NOTHING RETURNING game_id");
+}
+
 void prepare_health_statements(pqxx::connection& conn) {
     conn.prepare("schema_version",
                  "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0"
@@ -278,6 +288,7 @@ void prepare_statements(pqxx::connection& conn) {
     prepare_bot_statements(conn);
     prepare_event_statements(conn);
     prepare_presence_statements(conn);
+    prepare_analysis_statements(conn);
     prepare_health_statements(conn);
 }
 

@@ -133,6 +133,12 @@ void Replica::register_gauges() {
                         [this] {
                             return Samples{{{}, static_cast<double>(bots_->searches_running())}};
                         }});
+    metrics_.add_gauge({"foxgeese_analyses_running",
+                        "AnalyzePosition and AnalyzeGame searches running on this server.",
+                        {},
+                        [this] {
+                            return Samples{{{}, static_cast<double>(logic_->analyses_running())}};
+                        }});
     metrics_.add_gauge({"foxgeese_games",
                         "Games in the database, by state (recounted every 30 s).",
                         {"state"},

@@ -167,57 +167,22 @@ bool same_game(const GameRow& g, const NewGame& wanted) {
            seat_fits(seat_taken_by(g, wanted.request_hash), wanted.choice);
 }
 
-constexpr int kMaxStartPly = kMaxPly - 100'000;
-
-ServiceError invalid_position(std::string message) {
-    return ServiceError{StatusCode::kInvalidArgument,
-                        "INVALID_POSITION",
-                        std::move(message),
-                        {},
-                        "start_position"};
-}
-
 ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request,
                                            const GameServiceOptions& service_options) {
-    if (request.variant().empty()) {
-        return invalid_argument("variant", "variant is required: standard, big_cross or two_foxes");
-    }
+    ServiceResult<const Variant*> found = requested_variant(request.variant(), request.options());
+    if (!found.ok()) return found.error();
     if (auto e = check_seat_request_id(request.request_id())) return *e;
-    VariantOptions options;
-    if (request.options().has_geese()) options.geese = request.options().geese();
-    if (request.options().has_geese_sideways())
-        options.geese_sideways = request.options().geese_sideways();
-    Result<const Variant*> found = Variant::find(request.variant(), options);
-    if (!found) {
-        if (found.error().code == ErrorCode::kInvalidOptions) {
-            return ServiceError{StatusCode::kInvalidArgument,
-                                "INVALID_OPTIONS",
-                                found.error().message,
-                                {{"option", options.geese ? "geese" : "geese_sideways"}},
-                                "options"};
-        }
-        return invalid_argument("variant", found.error().message);
-    }
     NewGame game;
-    game.variant = *found;
-    Position start(*game.variant);
-    if (!request.start_position().empty()) {
-        Result<Position> parsed = parse_position_code(*game.variant, request.start_position());
-        if (!parsed) return invalid_position(parsed.error().message);
-        // Stored positions are read back with the same parser: a game has to
-        // be able to go on far past its start without its ply counter
-        // passing kMaxPly (no game lasts anywhere near this margin).
-        if (parsed->ply() > kMaxStartPly) {
-            return invalid_position("the ply counter of a start position must be at most " +
-                                    std::to_string(kMaxStartPly));
-        }
-        const GameStatus status = evaluate_status(*parsed, 0);
-        if (status.over()) {
-            return invalid_position("the game would already be over in this position (" +
+    game.variant = found.value();
+    ServiceResult<Position> parsed =
+        requested_position(*game.variant, request.start_position(), "start_position");
+    if (!parsed.ok()) return parsed.error();
+    const Position& start = parsed.value();
+    if (const GameStatus status = evaluate_status(start, 0); status.over()) {
+        return invalid_position("start_position",
+                                "the game would already be over in this position (" +
                                     std::string(outcome_name(status.outcome)) + ", " +
                                     std::string(end_reason_name(status.reason)) + ")");
-        }
-        start = *parsed;
     }
     game.choice =
         request.seat() == v1::SEAT_CHOICE_UNSPECIFIED ? v1::SEAT_CHOICE_RANDOM : request.seat();

@@ -8,6 +8,47 @@ namespace foxgeese::service {
 
 using storage::GameRow;
 
+ServiceResult<const Variant*> requested_variant(const std::string& name,
+                                                const v1::GameOptions& options) {
+    if (name.empty()) {
+        return invalid_argument("variant", "variant is required: standard, big_cross or two_foxes");
+    }
+    VariantOptions wanted;
+    if (options.has_geese()) wanted.geese = options.geese();
+    if (options.has_geese_sideways()) wanted.geese_sideways = options.geese_sideways();
+    Result<const Variant*> found = Variant::find(name, wanted);
+    if (found) return *found;
+    if (found.error().code == ErrorCode::kInvalidOptions) {
+        return ServiceError{StatusCode::kInvalidArgument,
+                            "INVALID_OPTIONS",
+                            found.error().message,
+                            {{"option", wanted.geese ? "geese" : "geese_sideways"}},
+                            "options"};
+    }
+    return invalid_argument("variant", found.error().message);
+}
+
+ServiceResult<Position> requested_position(const Variant& variant, const std::string& code,
+                                           const std::string& field) {
+    if (code.empty()) return Position(variant);
+    Result<Position> parsed = parse_position_code(variant, code);
+    if (!parsed) return invalid_position(field, parsed.error().message);
+    // Stored positions are read back with the same parser, and a search
+    // plays on from a position: either has to be able to go far past it
+    // without the ply counter passing kMaxPly (no game comes near this margin).
+    constexpr int kMaxRequestedPly = kMaxPly - 100'000;
+    if (parsed->ply() > kMaxRequestedPly) {
+        return invalid_position(field, "the ply counter of a position must be at most " +
+                                           std::to_string(kMaxRequestedPly));
+    }
+    return *parsed;
+}
+
+ServiceError invalid_position(std::string field, std::string message) {
+    return ServiceError{
+        StatusCode::kInvalidArgument, "INVALID_POSITION", std::move(message), {}, std::move(field)};
+}
+
 std::optional<ServiceError> normalize_game_id(const std::string& raw, std::string& id) {
     if (raw.empty()) return invalid_argument("game_id", "game_id is required");
     if (!is_uuid(raw)) {

@@ -8,12 +8,23 @@
 #include <string>
 
 #include "engine/position.h"
+#include "engine/variant.h"
 #include "foxgeese/v1/game_service.pb.h"
 #include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
 #include "storage/game_records.h"
 
 namespace foxgeese::service {
+
+// The variant and options a request names (CreateGame, AnalyzePosition):
+// INVALID_ARGUMENT naming `variant`, or INVALID_OPTIONS naming `options`.
+ServiceResult<const Variant*> requested_variant(const std::string& name,
+                                                const v1::GameOptions& options);
+// A position code a request gives for `variant` in `field`; an empty one is
+// the variant's start. INVALID_POSITION naming the field.
+ServiceResult<Position> requested_position(const Variant& variant, const std::string& code,
+                                           const std::string& field);
+ServiceError invalid_position(std::string field, std::string message);
 
 // A game id from a request, validated and lowercased into `id`.
 std::optional<ServiceError> normalize_game_id(const std::string& raw, std::string& id);

@@ -3,7 +3,8 @@
 // response or a ServiceError. It knows nothing of gRPC or HTTP; both
 // transports call it through the RPC table (rpc_table.h), so both give the
 // same answers. The methods live in one file per concern: game_reads.cpp,
-// game_creation.cpp, make_move.cpp, seat_actions.cpp, game_record_rpcs.cpp.
+// game_creation.cpp, make_move.cpp, seat_actions.cpp, game_record_rpcs.cpp,
+// analysis_rpcs.cpp.
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "foxgeese/v1/game_service.pb.h"
+#include "service/core/analysis_budget.h"
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
 #include "service/core/rate_limits.h"
@@ -43,6 +45,8 @@ struct GameServiceOptions {
     // CreateGame and JoinGame per client address, MakeMove per seat token
     // (the watch-stream limit is the watch hub's).
     RateLimitOptions limits;
+    // AnalyzePosition and AnalyzeGame running at once.
+    AnalysisOptions analysis;
 };
 
 // What a seat does about a rematch (rematch.cpp).
@@ -72,7 +76,9 @@ class GameService {
           create_limit_(clock, options.limits.create_per_address, options.limits.max_keys),
           import_limit_(clock, options.limits.import_per_address, options.limits.max_keys),
           join_limit_(clock, options.limits.join_per_address, options.limits.max_keys),
-          move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys) {}
+          move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys),
+          analysis_slots_(options.analysis.concurrency, 1),
+          analysis_per_address_(options.analysis.per_address, options.limits.max_keys) {}
 
     ServiceResult<v1::ListVariantsResponse> list_variants(const v1::ListVariantsRequest& request,
                                                           const CallContext& call);
@@ -112,6 +118,10 @@ class GameService {
                                                         const CallContext& call);
     ServiceResult<v1::GetSeatResponse> get_seat(const v1::GetSeatRequest& request,
                                                 const CallContext& call);
+    ServiceResult<v1::AnalyzePositionResponse> analyze_position(
+        const v1::AnalyzePositionRequest& request, const CallContext& call);
+    ServiceResult<v1::AnalyzeGameResponse> analyze_game(const v1::AnalyzeGameRequest& request,
+                                                        const CallContext& call);
 
     // The bot's move in a game at `ply`, by the same path as a player's
     // MakeMove (checks, one write, events, watchers); PLY_MISMATCH when the
@@ -127,6 +137,8 @@ class GameService {
 
     Clock& clock() const { return clock_; }
     const GameServiceOptions& options() const { return options_; }
+    // Analyses running on this replica now.
+    int analyses_running() const { return analysis_slots_.held(kAllAnalyses); }
 
   private:
     std::int64_t retry_until(std::int64_t now_us) const;
@@ -149,6 +161,14 @@ class GameService {
     void notify_bot_turn() const {
         if (bot_turn_listener_) bot_turn_listener_();
     }
+    // The places an analysis holds while it runs: one of its client
+    // address's and one of the replica's (analysis_rpcs.cpp).
+    struct AnalysisLease {
+        std::unique_ptr<ConcurrencyLimiter::Lease> address;
+        std::unique_ptr<ConcurrencyLimiter::Lease> replica;
+    };
+    ServiceResult<AnalysisLease> lease_analysis(const CallContext& call);
+    static constexpr const char* kAllAnalyses = "";
 
     storage::PostgresGameStore& store_;
     storage::PresenceStore& presence_;
@@ -160,6 +180,8 @@ class GameService {
     RateLimiter join_limit_;
     RateLimiter move_limit_;
     std::function<void()> bot_turn_listener_;
+    ConcurrencyLimiter analysis_slots_;  // one key, kAllAnalyses
+    ConcurrencyLimiter analysis_per_address_;
 };
 
 }  // namespace foxgeese::service

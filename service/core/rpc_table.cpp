@@ -63,6 +63,8 @@ const std::map<std::string, Binding>& bindings() {
         {"JoinRematch", unary(&GameService::join_rematch)},
         {"GetSeat", unary(&GameService::get_seat)},
         {"WatchGame", streaming<v1::WatchGameRequest>()},
+        {"AnalyzePosition", unary(&GameService::analyze_position)},
+        {"AnalyzeGame", unary(&GameService::analyze_game)},
     };
     return table;
 }

@@ -225,6 +225,16 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.trusted_proxy_hops = static_cast<int>(parse_integer(source, v, 0, 10, "a number of hops"));
          }},
+        {"--analysis-concurrency", "FOXGEESE_ANALYSIS_CONCURRENCY", "N",
+         "AnalyzePosition and AnalyzeGame searches running at once on this server; more are refused with ANALYSIS_BUSY (1..64)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.analysis_concurrency = static_cast<int>(parse_integer(source, v, 1, 64, "a number of analyses"));
+         }},
+        {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "N",
+         "analyses running at once per client address (0: no limit; ..64)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.analyses_per_address = static_cast<int>(parse_integer(source, v, 0, 64, "a number of analyses"));
+         }},
         {"--web-client", "FOXGEESE_WEB_CLIENT", "BOOL",
          "serve the reference web client at /play/ on the HTTP port (true or false)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
@@ -276,6 +286,8 @@ std::string default_text(const Option& option) {
     if (flag == "--moves-per-second") return std::to_string(defaults.moves_per_second);
     if (flag == "--watch-streams-per-address") return std::to_string(defaults.watch_streams_per_address);
     if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
+    if (flag == "--analysis-concurrency") return std::to_string(defaults.analysis_concurrency);
+    if (flag == "--analyses-per-address") return std::to_string(defaults.analyses_per_address);
     if (flag == "--web-client") return defaults.web_client ? "true" : "false";
     if (flag == "--bot-threads") return "half the cores, at least 1 (here " + std::to_string(defaults.bot_threads) + ")";
     if (flag == "--bot-lease-seconds") return std::to_string(defaults.bot_lease_seconds);
@@ -545,7 +557,9 @@ std::string describe_config(const ServerConfig& config) {
             " join_per_minute=" + std::to_string(config.join_per_minute) +
             " moves_per_second=" + std::to_string(config.moves_per_second) +
             " watch_streams_per_address=" + std::to_string(config.watch_streams_per_address) +
-            " trusted_proxy_hops=" + std::to_string(config.trusted_proxy_hops);
+            " trusted_proxy_hops=" + std::to_string(config.trusted_proxy_hops) +
+            " analysis_concurrency=" + std::to_string(config.analysis_concurrency) +
+            " analyses_per_address=" + std::to_string(config.analyses_per_address);
     text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");
     std::string origins;
     for (const std::string& o : config.cors_origins)

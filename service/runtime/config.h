@@ -51,6 +51,10 @@ struct ServerConfig {
     int moves_per_second = 5;
     int watch_streams_per_address = 32;
     int trusted_proxy_hops = 0;
+    // AnalyzePosition / AnalyzeGame running at once per replica and per
+    // client address (0: no limit per address).
+    int analysis_concurrency = 2;
+    int analyses_per_address = 1;
     // Serve the reference web client (web/) at /play/ on the HTTP port.
     bool web_client = false;
     // Bot moves (see BotWorkerOptions): searches at once on this server (0:

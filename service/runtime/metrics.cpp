@@ -120,7 +120,10 @@ Metrics::Metrics()
       bot_moves("foxgeese_bot_moves_total", "Bot moves this server computed and made, by variant.",
                 {"variant"}),
       bot_takeovers("foxgeese_bot_takeovers_total",
-                    "Bot moves this server took over from a server whose claim had lapsed.", {}) {}
+                    "Bot moves this server took over from a server whose claim had lapsed.", {}),
+      analyses("foxgeese_analyses_total",
+               "Analyses computed, by RPC (an AnalyzeGame answered from storage is not one).",
+               {"rpc"}) {}
 
 void Metrics::add_gauge(GaugeFamily gauge) {
     std::lock_guard lock(gauges_mutex_);
@@ -135,6 +138,7 @@ std::string Metrics::render() const {
     watch_events_sent.render(out);
     bot_moves.render(out);
     bot_takeovers.render(out);
+    analyses.render(out);
     std::lock_guard lock(gauges_mutex_);
     for (const GaugeFamily& g : gauges_) {
         header(out, g.name, g.help, "gauge");

@@ -69,6 +69,7 @@ class Metrics {
     CounterFamily watch_events_sent;  // by transport
     CounterFamily bot_moves;          // by variant
     CounterFamily bot_takeovers;      // claims on bot moves taken over from a lapsed lease
+    CounterFamily analyses;           // searches run, by rpc (not stored answers)
 
     void add_gauge(GaugeFamily gauge);
     // The whole registry in the Prometheus text exposition format 0.0.4.

@@ -480,6 +480,21 @@ Reply<v1::CreateGameResponse> ServiceClient::create_forwarded(const v1::CreateGa
     return reply;
 }
 
+Reply<v1::AnalyzePositionResponse> ServiceClient::analyze_position(
+    const v1::AnalyzePositionRequest& request, const std::string& forwarded_for) {
+    auto context = context_for(Auth::none());
+    if (!forwarded_for.empty()) context->AddMetadata("x-forwarded-for", forwarded_for);
+    Reply<v1::AnalyzePositionResponse> reply;
+    reply.status = stub_->AnalyzePosition(context.get(), request, &reply.response);
+    return reply;
+}
+
+Reply<v1::AnalyzeGameResponse> ServiceClient::analyze_game(const std::string& game_id) {
+    v1::AnalyzeGameRequest request;
+    request.set_game_id(game_id);
+    return call<v1::AnalyzeGameResponse>(*stub_, &v1::FoxGeeseService::Stub::AnalyzeGame, request);
+}
+
 std::string random_request_id() {
     thread_local std::mt19937_64 random{std::random_device{}()};
     const std::uint64_t high = random(), low = random();

@@ -88,6 +88,10 @@ class ServiceClient {
     Reply<v1::ImportGameResponse> import_game(
         const std::string& record, v1::Visibility visibility = v1::VISIBILITY_UNSPECIFIED);
     Reply<v1::ImportGameResponse> import_game(const v1::ImportGameRequest& request);
+    // As if relayed with this X-Forwarded-For, when not empty.
+    Reply<v1::AnalyzePositionResponse> analyze_position(const v1::AnalyzePositionRequest& request,
+                                                        const std::string& forwarded_for = "");
+    Reply<v1::AnalyzeGameResponse> analyze_game(const std::string& game_id);
     // A CreateGame or JoinGame as if relayed by proxies with this
     // X-Forwarded-For header.
     Reply<v1::CreateGameResponse> create_forwarded(const v1::CreateGameRequest& request,

@@ -91,6 +91,8 @@ TEST(RestRoutes, PathsAndVerbsLeadToTheirRpcs) {
     EXPECT_EQ(route_of("GET", "/v1/games/" + id + ":watch"), "WatchGame");
     EXPECT_EQ(route_of("GET", "/v1/games/" + id + "/record"), "ExportGame");
     EXPECT_EQ(route_of("POST", "/v1/games:import"), "ImportGame");
+    EXPECT_EQ(route_of("POST", "/v1/positions:analyze"), "AnalyzePosition");
+    EXPECT_EQ(route_of("POST", "/v1/games/" + id + ":analyze"), "AnalyzeGame");
     // An encoded ':' is part of the id, not a verb.
     EXPECT_EQ(route_of("GET", "/v1/games/a%3Ajoin"), "GetGame");
 }

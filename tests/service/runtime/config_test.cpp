@@ -85,6 +85,8 @@ TEST(ConfigTest, DefaultsWithNoFlagsAndNoEnvironment) {
     EXPECT_EQ(config.drain_seconds, 20);
     EXPECT_TRUE(config.migrate_on_start);
     EXPECT_FALSE(config.web_client);  // off unless asked for, as in production
+    EXPECT_EQ(config.analysis_concurrency, 2);
+    EXPECT_EQ(config.analyses_per_address, 1);
     EXPECT_FALSE(config.show_help);
     EXPECT_FALSE(config.show_version);
 }
@@ -122,6 +124,10 @@ std::vector<FlagCase> flag_cases() {
          [](const ServerConfig& c) { return std::string(c.migrate_on_start ? "true" : "false"); }},
         {"--web-client", "FOXGEESE_WEB_CLIENT", "true", "false",
          [](const ServerConfig& c) { return std::string(c.web_client ? "true" : "false"); }},
+        {"--analysis-concurrency", "FOXGEESE_ANALYSIS_CONCURRENCY", "1", "64",
+         [](const ServerConfig& c) { return std::to_string(c.analysis_concurrency); }},
+        {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "0", "3",
+         [](const ServerConfig& c) { return std::to_string(c.analyses_per_address); }},
     };
 }
 
@@ -224,6 +230,8 @@ TEST(ConfigTest, BadValuesNameTheFlagAndTheValue) {
         {"--log-format", "FOXGEESE_LOG_FORMAT", "xml", "text, json"},
         {"--migrate-on-start", "FOXGEESE_MIGRATE_ON_START", "maybe", "true or false"},
         {"--listen-address", "FOXGEESE_LISTEN_ADDRESS", "a b", "without spaces"},
+        {"--analysis-concurrency", "FOXGEESE_ANALYSIS_CONCURRENCY", "0", "(1..64)"},
+        {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "65", "(0..64)"},
     };
     for (const BadValue& c : cases) {
         SCOPED_TRACE(c.flag + " " + c.value);
