@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# MakeMove against PostgreSQL's own ceiling, side by side in one run: for each
+# client count, the naive move transaction as a pgbench script
+# (bench/naive_move/move.sql: six round trips) and foxgeese-load's MakeMove
+# through a real foxgeese-server over gRPC and over REST, all on the one
+# embedded PostgreSQL the server starts (fsync and synchronous_commit on).
+# Prints a table of throughput, median and p99, and each transport's ratio to
+# pgbench. Run as root or as a user who may own the cluster.
+#
+#   bench/compare_moves.sh [--build-dir build-bench] [--seconds 15] [--warmup 2]
+#                          [--clients "1 4 16"] [--transports "grpc rest"]
+#                          [--server-flag FLAG]...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=build-bench
+seconds=15
+warmup=2
+clients="1 4 16"
+transports="grpc rest"
+server_flags=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --build-dir) build="$2"; shift 2 ;;
+        --seconds) seconds="$2"; shift 2 ;;
+        --warmup) warmup="$2"; shift 2 ;;
+        --clients) clients="$2"; shift 2 ;;
+        --transports) transports="$2"; shift 2 ;;
+        --server-flag) server_flags+=("$2"); shift 2 ;;
+        *) echo "unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+
+server_bin="$build/service/foxgeese-server"
+load_bin="$build/bench/foxgeese-load"
+for bin in "$server_bin" "$load_bin"; do
+    [ -x "$bin" ] || { echo "$bin is missing: build with -DFOXGEESE_BENCHMARKS=ON" >&2; exit 2; }
+done
+
+# A short path: the cluster's socket lives in its data directory.
+work="$(mktemp -d /tmp/fgcmp.XXXXXX)"
+chmod 755 "$work"
+grpc_port=50811
+http_port=58811
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ]; then
+        kill -TERM "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The server's limits on one address are for the public; the load generator
+# is one address playing as many games as it can.
+"$server_bin" --data-dir "$work/pg" --grpc-port "$grpc_port" --http-port "$http_port" \
+    --create-per-minute 0 --moves-per-second 0 --log-level warn "${server_flags[@]}" \
+    >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 600); do
+    if curl -fs "http://127.0.0.1:$http_port/readyz" >/dev/null 2>&1; then break; fi
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+    sleep 0.1
+done
+
+# The embedded cluster trusts its socket's owner (the server runs it as
+# `postgres` when started as root).
+psql_as() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+pg=(-h "$work/pg" -p 5432 -U foxgeese)
+psql_as psql "${pg[@]}" -d postgres -qAt -c "CREATE DATABASE naive" >/dev/null
+psql_as psql "${pg[@]}" -d naive -q -v ON_ERROR_STOP=1 -f bench/naive_move/schema.sql >/dev/null
+
+# pgbench's per-transaction log gives the latencies of the same window as
+# foxgeese-load measures: after the warm-up, for `seconds`.
+run_pgbench() {
+    local n="$1" dir="$work/pgbench-$1"
+    mkdir -p "$dir" && chmod 777 "$dir"
+    local start
+    start=$(date +%s)
+    psql_as pgbench "${pg[@]}" -n -M prepared -f bench/naive_move/move.sql -c "$n" \
+        -j "$(( n < 2 ? n : 2 ))" -T "$(( warmup + seconds ))" -l --log-prefix "$dir/tx" naive \
+        >"$dir/out" 2>&1 || { cat "$dir/out" >&2; exit 1; }
+    cat "$dir"/tx* | awk -v from="$(( start + warmup ))" -v to="$(( start + warmup + seconds ))" \
+        '$5 >= from && $5 < to { print $3 / 1000.0 }' | sort -n | awk -v s="$seconds" '
+        { v[NR] = $1 }
+        END {
+            if (NR == 0) { print "rate=0 median_ms=0 p99_ms=0"; exit }
+            m = int(NR * 0.5) + 1; p = int(NR * 0.99) + 1; if (p > NR) p = NR
+            printf "rate=%.1f median_ms=%.3f p99_ms=%.3f\n", NR / s, v[m], v[p]
+        }'
+}
+
+field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+
+run_load() {
+    local transport="$1" n="$2" port="$grpc_port"
+    [ "$transport" = rest ] && port="$http_port"
+    "$load_bin" --transport "$transport" --server "127.0.0.1:$port" --clients "$n" \
+        --seconds "$seconds" --warmup-seconds "$warmup" | tail -1
+}
+
+printf '| clients | naive pgbench (TPS, median, p99) |'
+for t in $transports; do printf ' foxgeese %s (moves/s, median, p99) | ratio |' "$t"; done
+printf '\n|---|---|'
+for _ in $transports; do printf -- '---|---|'; done
+printf '\n'
+for n in $clients; do
+    base="$(run_pgbench "$n")"
+    base_rate="$(field "$base" rate)"
+    printf '| %s | %.0f, %.2f ms, %.2f ms |' "$n" "$base_rate" "$(field "$base" median_ms)" \
+        "$(field "$base" p99_ms)"
+    for t in $transports; do
+        result="$(run_load "$t" "$n")"
+        rate="$(field "$result" rate)"
+        printf ' %.0f, %.2f ms, %.2f ms | %.2f |' "$rate" "$(field "$result" median_ms)" \
+            "$(field "$result" p99_ms)" "$(awk -v a="$rate" -v b="$base_rate" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+    done
+    printf '\n'
+done
