@@ -161,6 +161,13 @@ struct BotClaim {
     std::string previous_holder;
 };
 
+// How many games there are, for metrics (PostgresGameStore::count_games).
+struct GameCounts {
+    std::int64_t waiting = 0;
+    std::int64_t active = 0;
+    std::int64_t estimated_total = 0;  // the planner's estimate of every game stored
+};
+
 // One recorded watch event of a game.
 struct GameEvent {
     std::int64_t seq = 0;

@@ -1,8 +1,6 @@
 #include "storage/postgres_game_store.h"
 
-#include <boost/algorithm/hex.hpp>
 #include <charconv>
-#include <iterator>
 #include <pqxx/pqxx>
 
 #include "storage/database_call.h"
@@ -11,18 +9,17 @@
 namespace foxgeese::storage {
 namespace {
 
-// bytea parameters travel as text in PostgreSQL's hex input format.
-std::string bytea_hex(const std::string& bytes) {
-    std::string out = "\\x";
-    out.reserve(2 + bytes.size() * 2);
-    boost::algorithm::hex_lower(bytes.begin(), bytes.end(), std::back_inserter(out));
-    return out;
+// bytea parameters travel in binary (libpqxx sends a binarystring as it
+// is), not at twice their size in the hex text format.
+pqxx::binarystring bytea(const std::string& bytes) {
+    return pqxx::binarystring(bytes);
 }
 
-// The i-th event body as a bytea parameter, NULL past the end.
-std::optional<std::string> event_body(const std::vector<std::string>& events, std::size_t i) {
-    if (i >= events.size()) return std::nullopt;
-    return bytea_hex(events[i]);
+// The i-th event body as a bytea parameter; empty past the end, where the
+// statement ignores it (apply_move writes the first $18 of them).
+pqxx::binarystring event_body(const std::vector<std::string>& events, std::size_t i) {
+    static const std::string kNone;
+    return bytea(i < events.size() ? events[i] : kNone);
 }
 
 std::optional<std::string> nonempty(const std::string& s) {
@@ -180,19 +177,27 @@ bool PostgresGameStore::apply_move(const MoveWrite& w, const CallBudget& budget)
             "apply_move", g.game_id, w.previous_ply, g.position, g.ply, g.quiet_plies, g.state,
             g.result, g.end_reason, g.draw_offered_by, g.updated_us, nonzero(g.finished_us),
             w.move.notation, w.move.side, w.move.captured, nonempty(w.move.request_hash),
-            bytea_hex(w.move.response), w.position_key, static_cast<int>(w.events.size()),
+            bytea(w.move.response), w.position_key, static_cast<int>(w.events.size()),
             event_body(w.events, 0), event_body(w.events, 1), event_body(w.events, 2),
             nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.fox_clock_ms,
             g.geese_clock_ms, nonzero(g.turn_started_us), nonzero(g.deadline_us), w.move.think_ms,
             w.move.fox_clock_ms, w.move.geese_clock_ms);
-        return r.size() == 1;
+        if (r.size() != 1) return false;
+        if (announcer_)
+            announcer_(g.game_id);
+        else
+            tx.exec_prepared("notify_event", g.game_id);  // committed already: after the move
+        return true;
     });
 }
 
 namespace {
 
-// Writes a locked game row back with its new events, in the open transaction.
-void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& events) {
+// Writes a locked game row back with its new events, in the open
+// transaction, and notifies the events channel in it unless the store's
+// announcer will announce the change after the commit.
+void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& events,
+                bool notify) {
     const std::int64_t first_seq = g.event_seq + 1;
     g.event_seq += static_cast<std::int64_t>(events.size());
     tx.exec_prepared("update_game", g.game_id, g.state, g.result, g.end_reason,
@@ -205,9 +210,9 @@ void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& even
                      nonempty(g.fox_reserved_hash), nonempty(g.geese_reserved_hash));
     for (std::size_t i = 0; i < events.size(); ++i) {
         tx.exec_prepared("insert_event", g.game_id, first_seq + static_cast<std::int64_t>(i),
-                         bytea_hex(events[i]), g.updated_us);
+                         bytea(events[i]), g.updated_us);
     }
-    if (!events.empty()) tx.exec_prepared("notify_event", g.game_id);
+    if (notify && !events.empty()) tx.exec_prepared("notify_event", g.game_id);
 }
 
 }  // namespace
@@ -224,9 +229,10 @@ std::optional<GameWithLastMove> PostgresGameStore::modify_game(const std::string
             if (!current) return std::nullopt;
             std::vector<std::string> events;
             if (!change(*current, events)) return current;  // rolls back: nothing was written
-            write_back(tx, current->game, events);
+            write_back(tx, current->game, events, !announcer_);
             require_caller(budget);
             tx.commit();
+            if (announcer_ && !events.empty()) announcer_(game_id);
             return current;
         });
 }
@@ -239,8 +245,13 @@ bool PostgresGameStore::modify_next_overdue(std::int64_t now_us, const GameChang
             read_game_with_last_move(tx.exec_prepared("lock_next_overdue", now_us));
         if (!overdue) return false;
         std::vector<std::string> events;
-        if (change(*overdue, events)) write_back(tx, overdue->game, events);
+        if (!change(*overdue, events)) {
+            tx.commit();
+            return true;
+        }
+        write_back(tx, overdue->game, events, !announcer_);
         tx.commit();
+        if (announcer_ && !events.empty()) announcer_(overdue->game.game_id);
         return true;
     });
 }
@@ -274,6 +285,27 @@ void PostgresGameStore::release_bot_claim(const BotClaim& claim, const std::stri
         pqxx::nontransaction tx(conn);
         tx.exec_prepared("release_bot_claim", claim.game_id, claim.ply, server_id);
         return true;
+    });
+}
+
+std::vector<std::pair<std::string, std::int64_t>> PostgresGameStore::last_event_seqs(
+    const std::vector<std::string>& game_ids, const CallBudget& budget) {
+    // An array literal: the ids are UUIDs the caller validated, which need
+    // no quoting inside it.
+    std::string array = "{";
+    for (const std::string& id : game_ids) {
+        if (array.size() > 1) array += ',';
+        array += id;
+    }
+    array += '}';
+    return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        const pqxx::result r = tx.exec_prepared("last_event_seqs", array);
+        std::vector<std::pair<std::string, std::int64_t>> seqs;
+        seqs.reserve(r.size());
+        for (const auto& row : r)
+            seqs.emplace_back(row[0].as<std::string>(), row[1].as<std::int64_t>());
+        return seqs;
     });
 }
 
@@ -369,7 +401,7 @@ std::string PostgresGameStore::insert_game_analysis(const std::string& game_id, 
     return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         if (!tx.exec_prepared("insert_game_analysis", game_id, ply, nodes_per_ply, analysed_us,
-                              bytea_hex(response))
+                              bytea(response))
                  .empty())
             return response;
         // Lost the race: the other row is the game's analysis (a statement of
@@ -397,14 +429,18 @@ void PostgresGameStore::commit_probe(const std::string& server_id, bool prune,
     });
 }
 
-std::vector<std::pair<int, std::int64_t>> PostgresGameStore::games_by_state(
-    const CallBudget& budget) {
+GameCounts PostgresGameStore::count_games(const CallBudget& budget) {
     return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
-        std::vector<std::pair<int, std::int64_t>> out;
-        for (const auto& row : tx.exec_prepared("games_by_state"))
-            out.emplace_back(row[0].as<int>(), row[1].as<std::int64_t>());
-        return out;
+        GameCounts counts;
+        for (const auto& row : tx.exec_prepared("unfinished_games_by_state")) {
+            const auto n = row[1].as<std::int64_t>();
+            if (row[0].as<int>() == game_state::kWaiting) counts.waiting = n;
+            if (row[0].as<int>() == game_state::kActive) counts.active = n;
+        }
+        const pqxx::result estimate = tx.exec_prepared("estimated_games");
+        if (!estimate.empty()) counts.estimated_total = estimate[0][0].as<std::int64_t>();
+        return counts;
     });
 }
 

@@ -25,6 +25,13 @@ class PostgresGameStore {
   public:
     explicit PostgresGameStore(ConnectionPool& pool) : pool_(pool) {}
 
+    // Who announces a game's new events on the events channel once they are
+    // committed (a replica's ChangeNotifier: service/watch/change_notifier.h).
+    // Without one, each write notifies the channel itself, on its own
+    // connection. Set it before the first call.
+    using ChangeAnnouncer = std::function<void(const std::string& game_id)>;
+    void announce_changes_with(ChangeAnnouncer announcer) { announcer_ = std::move(announcer); }
+
     // Inserts a new game and its start position as the first occurrence.
     // Returns false when a game with the same create_request_hash exists.
     bool insert_game(const GameRow& game, const std::string& start_position_key,
@@ -88,6 +95,11 @@ class PostgresGameStore {
     std::vector<GameEvent> events_after(const std::string& game_id, std::int64_t after_seq,
                                         const CallBudget& budget = {});
 
+    // The sequence number of each game's last recorded event, for the games
+    // of `game_ids` (lowercase UUIDs) that exist.
+    std::vector<std::pair<std::string, std::int64_t>> last_event_seqs(
+        const std::vector<std::string>& game_ids, const CallBudget& budget = {});
+
     // Moves of a game up to a ply, oldest first.
     std::vector<MoveRow> list_moves(const std::string& game_id, int up_to_ply,
                                     const CallBudget& budget = {});
@@ -116,11 +128,13 @@ class PostgresGameStore {
     // synchronous replication as a move would (readiness). `prune` also
     // removes the rows of servers gone for a day.
     void commit_probe(const std::string& server_id, bool prune, const CallBudget& budget = {});
-    // Number of games per state code (for metrics).
-    std::vector<std::pair<int, std::int64_t>> games_by_state(const CallBudget& budget = {});
+    // Games by state for metrics, without scanning the table: the waiting
+    // and active ones counted, all of them estimated.
+    GameCounts count_games(const CallBudget& budget = {});
 
   private:
     ConnectionPool& pool_;
+    ChangeAnnouncer announcer_;
 };
 
 }  // namespace foxgeese::storage

@@ -115,7 +115,7 @@ void prepare_move_statements(pqxx::connection& conn) {
             " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
             " end_reason, request_hash, response, created_at, think_ms, fox_clock_ms,"
             " geese_clock_ms)"
-            " SELECT game_id, $4, $12, $13, $14, $3, $6, $7, $8, $15, $16::bytea, " FG_TS("$10")
+            " SELECT game_id, $4, $12, $13, $14, $3, $6, $7, $8, $15, nullif($16::bytea, ''), " FG_TS("$10")
             ", $28, $29, $30 FROM upd RETURNING game_id),"
             " occ AS ("
             " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
@@ -128,7 +128,9 @@ void prepare_move_statements(pqxx::connection& conn) {
             " SELECT upd.game_id, upd.event_seq - $18 + e.ord, e.body, " FG_TS("$10")
             " FROM upd, (VALUES (1, $19::bytea), (2, $20::bytea), (3, $21::bytea)) AS e(ord, body)"
             " WHERE e.ord <= $18 RETURNING game_id)"
-            " SELECT pg_notify('foxgeese_events', $1::text) FROM mv, occ");
+            // No NOTIFY here: it would hold the database's notify lock
+            // through this commit (service/watch/change_notifier.h).
+            " SELECT mv.game_id FROM mv, occ");
     // One move of an imported game, with its place in the repetition
     // history, written in the transaction that inserts the game.
     conn.prepare("insert_imported_move",
@@ -189,6 +191,8 @@ void prepare_event_statements(pqxx::connection& conn) {
                  "SELECT seq, body FROM game_events WHERE game_id = $1::uuid AND seq > $2"
                  " ORDER BY seq");
     conn.prepare("notify_event", "SELECT pg_notify('foxgeese_events', $1)");
+    conn.prepare("last_event_seqs",
+                 "SELECT game_id::text, event_seq FROM games WHERE game_id = ANY($1::uuid[])");
 }
 
 void prepare_presence_statements(pqxx::connection& conn) {
@@ -277,7 +281,15 @@ void prepare_health_statements(pqxx::connection& conn) {
                  " ON CONFLICT (server_id) DO UPDATE SET probed_at = excluded.probed_at");
     conn.prepare("prune_probes",
                  "DELETE FROM readiness_probes WHERE probed_at < now() - interval '1 day'");
-    conn.prepare("games_by_state", "SELECT state, count(*) FROM games GROUP BY state");
+    // Counts the unfinished games over their partial index (its predicate,
+    // word for word, so the planner uses it); all games only as the
+    // planner's estimate, which costs no scan.
+    conn.prepare("unfinished_games_by_state",
+                 "SELECT state, count(*) FROM games WHERE state IN (" +
+                     sql_int(game_state::kWaiting) + ", " + sql_int(game_state::kActive) +
+                     ") GROUP BY state");
+    conn.prepare("estimated_games",
+                 "SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'games'::regclass");
 }
 
 }  // namespace

@@ -31,18 +31,6 @@ constexpr auto kProbeTimeout = std::chrono::milliseconds(1'500);
 // How often foxgeese_games is recounted.
 constexpr auto kGamesCountInterval = std::chrono::seconds(30);
 
-const char* state_name(int state) {
-    switch (state) {
-        case storage::game_state::kWaiting:
-            return "waiting";
-        case storage::game_state::kActive:
-            return "active";
-        case storage::game_state::kFinished:
-            return "finished";
-    }
-    return "unknown";
-}
-
 }  // namespace
 
 Replica::Replica(const ReplicaOptions& options)
@@ -58,7 +46,11 @@ Replica::Replica(const ReplicaOptions& options)
     probe.query_timeout = kProbeTimeout;
     probe_pool_ = std::make_unique<storage::ConnectionPool>(options.database_url, probe,
                                                             &storage::prepare_statements);
+    notifier_ = std::make_unique<ChangeNotifier>(options.database_url);
+    notifier_->start();
     store_ = std::make_unique<storage::PostgresGameStore>(*pool_);
+    store_->announce_changes_with(
+        [notifier = notifier_.get()](const std::string& game_id) { notifier->changed(game_id); });
     probe_store_ = std::make_unique<storage::PostgresGameStore>(*probe_pool_);
     presence_ = std::make_unique<storage::PresenceStore>(*pool_);
     logic_ = std::make_unique<GameService>(*store_, *presence_, clock_, &metrics_, options.game);
@@ -140,14 +132,22 @@ void Replica::register_gauges() {
                             return Samples{{{}, static_cast<double>(logic_->analyses_running())}};
                         }});
     metrics_.add_gauge({"foxgeese_games",
-                        "Games in the database, by state (recounted every 30 s).",
+                        "Games waiting for an opponent and in progress (recounted every 30 s).",
                         {"state"},
                         [this] {
                             std::lock_guard lock(games_mutex_);
-                            Samples out;
-                            for (const auto& [state, n] : games_by_state_)
-                                out.push_back({{state_name(state)}, static_cast<double>(n)});
-                            return out;
+                            return Samples{
+                                {{"waiting"}, static_cast<double>(game_counts_.waiting)},
+                                {{"active"}, static_cast<double>(game_counts_.active)}};
+                        }});
+    metrics_.add_gauge({"foxgeese_games_stored_estimate",
+                        "Games stored, finished ones included, as PostgreSQL's statistics "
+                        "estimate them (no count: the table only grows).",
+                        {},
+                        [this] {
+                            std::lock_guard lock(games_mutex_);
+                            return Samples{
+                                {{}, static_cast<double>(game_counts_.estimated_total)}};
                         }});
 }
 
@@ -179,9 +179,9 @@ void Replica::check_readiness() {
             ready = true;
         }
         if (ready && SteadyClock::now() - games_counted_ > kGamesCountInterval) {
-            auto counts = probe_store_->games_by_state();
+            const storage::GameCounts counts = probe_store_->count_games();
             std::lock_guard lock(games_mutex_);
-            games_by_state_ = std::move(counts);
+            game_counts_ = counts;
             games_counted_ = SteadyClock::now();
         }
     } catch (const std::exception& e) {
@@ -245,6 +245,8 @@ void Replica::shutdown() {
     drained_wake.notify_all();
     guard.join();
     server_->Wait();
+    // Every write is done: what they changed is announced before the end.
+    notifier_->stop();
     pool_->close();
     probe_pool_->close();
 }

@@ -24,6 +24,7 @@
 #include "service/runtime/access_log.h"
 #include "service/runtime/metrics.h"
 #include "service/runtime/work_queue.h"
+#include "service/watch/change_notifier.h"
 #include "service/watch/watch_hub.h"
 #include "storage/connection_pool.h"
 #include "storage/postgres_game_store.h"
@@ -110,6 +111,8 @@ class Replica {
     // Readiness has a connection of its own: a starved pool must not hide
     // behind its own starvation.
     std::unique_ptr<storage::ConnectionPool> probe_pool_;
+    // Announces the games store_ changed, after their commits.
+    std::unique_ptr<ChangeNotifier> notifier_;
     std::unique_ptr<storage::PostgresGameStore> store_;
     std::unique_ptr<storage::PostgresGameStore> probe_store_;
     std::unique_ptr<storage::PresenceStore> presence_;
@@ -123,10 +126,11 @@ class Replica {
     std::unique_ptr<grpc::Server> server_;
     int grpc_port_ = 0;
     std::atomic<bool> ready_{false};
-    // foxgeese_games{state}, counted by the readiness thread now and then so
-    // that a scrape never waits on the database.
+    // foxgeese_games{state} and foxgeese_games_stored_estimate, counted by
+    // the readiness thread now and then so that a scrape never waits on the
+    // database.
     mutable std::mutex games_mutex_;
-    std::vector<std::pair<int, std::int64_t>> games_by_state_;
+    storage::GameCounts game_counts_;
     std::chrono::steady_clock::time_point games_counted_{};
     bool probes_pruned_ = false;  // readiness thread only
     std::mutex stop_mutex_;

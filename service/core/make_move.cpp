@@ -160,7 +160,9 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     PlannedMove plan;
     *plan.response.mutable_game() = game_view(after, row, now);
     *plan.response.mutable_move() = move_view(row);
-    row.response = plan.response.SerializeAsString();
+    // Kept for a retry by request_id only; a move without one is never asked
+    // for again, and a stored reply would be written for nothing.
+    if (!request_hash.empty()) row.response = plan.response.SerializeAsString();
 
     // The watch events of the move, recorded with it.
     std::vector<std::string> events;

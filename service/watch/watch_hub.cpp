@@ -45,7 +45,7 @@ ServiceError shutting_down() {
                       "the server is shutting down; reconnect");
 }
 
-// Receives NOTIFY on the events channel and hands the game id over.
+// Receives NOTIFY on the events channel and hands each game id over.
 class EventReceiver : public pqxx::notification_receiver {
   public:
     EventReceiver(pqxx::connection_base& conn,
@@ -53,9 +53,20 @@ class EventReceiver : public pqxx::notification_receiver {
         : pqxx::notification_receiver(conn, storage::kEventsChannel),
           on_event_(std::move(on_event)) {}
     void operator()(const std::string& payload, int) override {
-        // "<game id>" for recorded events, "<game id> presence" for presence.
+        // "<game id> presence" for presence; otherwise recorded events of one
+        // game ("<game id>") or of several ("<id>,<id>,...", change_notifier.h).
         const std::size_t space = payload.find(' ');
-        on_event_(payload.substr(0, space), payload.find(" presence") != std::string::npos);
+        if (space != std::string::npos) {
+            on_event_(payload.substr(0, space), true);
+            return;
+        }
+        std::size_t from = 0;
+        while (from < payload.size()) {
+            std::size_t comma = payload.find(',', from);
+            if (comma == std::string::npos) comma = payload.size();
+            if (comma > from) on_event_(payload.substr(from, comma - from), false);
+            from = comma + 1;
+        }
     }
 
   private:
@@ -261,8 +272,39 @@ void WatchHub::refresh_loop() {
     }
 }
 
+void WatchHub::catch_up() {
+    // The oldest event any watcher of each game has.
+    std::map<std::string, std::int64_t> oldest;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, game] : games_) {
+            std::lock_guard game_lock(game->mutex);
+            if (game->watchers.empty()) continue;
+            std::int64_t seq = game->watchers.front()->last_seq;
+            for (const auto& w : game->watchers)
+                seq = std::min(seq, w->last_seq);
+            oldest.emplace(id, seq);
+        }
+    }
+    constexpr std::size_t kIdsPerQuery = 1'000;
+    std::vector<std::string> ids;
+    auto check = [&] {
+        for (const auto& [id, seq] : store_.last_event_seqs(ids)) {
+            const auto known = oldest.find(id);
+            if (known != oldest.end() && seq > known->second) mark_dirty(id, kEvents);
+        }
+        ids.clear();
+    };
+    for (const auto& [id, seq] : oldest) {
+        ids.push_back(id);
+        if (ids.size() == kIdsPerQuery) check();
+    }
+    if (!ids.empty()) check();
+}
+
 void WatchHub::timer_loop() {
     auto next_presence = SteadyClock::now() + options_.presence_interval;
+    auto next_catch_up = SteadyClock::now() + options_.catch_up_interval;
     while (!stopping_) {
         {
             // Its own condition variable: a refresher's wake-up must never be
@@ -300,6 +342,14 @@ void WatchHub::timer_loop() {
         }
         for (auto& [id, game] : emptied)
             forget_if_unwatched(id, game);
+        if (now >= next_catch_up) {
+            next_catch_up = now + options_.catch_up_interval;
+            try {
+                catch_up();
+            } catch (const std::exception& e) {
+                spdlog::warn("watch hub: catch-up check failed: {}", e.what());
+            }
+        }
         if (now >= next_presence) {
             next_presence = now + options_.presence_interval;
             try {

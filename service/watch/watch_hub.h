@@ -47,6 +47,10 @@ struct WatchHubOptions {
     // its answer (it ends at the answer); 0 ends it with GameEnded. A watch
     // of a finished game opened within this time after the end stays too.
     std::chrono::milliseconds rematch_linger{120'000};
+    // How often this server checks every game it serves for events it has
+    // not heard of: a notification lost (its replica died between a commit
+    // and the announcement, change_notifier.h) costs a watcher this long.
+    std::chrono::milliseconds catch_up_interval{1'000};
     // Watch streams open at once per client address (0: no limit).
     int streams_per_address = 32;
 };
@@ -104,6 +108,9 @@ class WatchHub {
     // Queues a refresh of a watched game (coalesced with pending ones).
     void mark_dirty(const std::string& game_id, int what);
     void mark_all_dirty(int what);
+    // Marks the watched games whose last recorded event is newer than some
+    // watcher's (reads the database; no lock held).
+    void catch_up();
     void run_later(std::function<void()> task);
     void refresh_game(const std::string& game_id, int what);
     // Hands events and presence, read without a lock, to the watchers that

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "storage/statements.h"
 #include "tests/service/harness/service_harness.h"
 
 namespace foxgeese::test {
@@ -894,6 +895,54 @@ TEST_F(WatchFanOut, TwoHundredWatchersOnOneReplicaEachGetEveryMoveInOrder) {
         ASSERT_TRUE(EndsOk(w)) << "watcher " << i;
     }
     EXPECT_TRUE(eventually([&] { return b->hub().active_watchers() == 0; }));
+}
+
+// A replica that dies between a move's commit and its announcement (or
+// whose notification is lost) still gets the move to every watcher: the
+// hubs' catch-up finds the game's newer events by sequence number.
+using WatchCatchUp = WatchReplicas;
+
+TEST_F(WatchCatchUp, AMoveWhoseAnnouncementWasLostReachesWatchersThroughTheCatchUp) {
+    const SeatedGame game = start_game();
+    service::WatchHubOptions catching_up = test_watch_options();
+    catching_up.catch_up_interval = 200ms;
+    auto b = start_replica(catching_up);
+    // A hub that only catches up once an hour hears nothing but notifications.
+    service::WatchHubOptions deaf = test_watch_options();
+    deaf.catch_up_interval = std::chrono::hours(1);
+    auto c = start_replica(deaf);
+    WatchStream on_b(b->grpc_port(), game.id);
+    WatchStream on_c(c->grpc_port(), game.id);
+    ASSERT_TRUE(Opens(on_b, game.id));
+    ASSERT_TRUE(Opens(on_c, game.id));
+
+    // The dying replica: the move commits, its announcement never goes out.
+    storage::ConnectionPool pool(database_url(), {}, &storage::prepare_statements);
+    storage::PostgresGameStore store(pool);
+    int announcements = 0;
+    store.announce_changes_with([&](const std::string&) { ++announcements; });
+    storage::PresenceStore presence(pool);
+    service::GameService dying(store, presence, clock());
+    v1::MakeMoveRequest request;
+    request.set_game_id(game.id);
+    request.set_move("d4-d5");
+    service::CallContext call;
+    call.authorization = {"Bearer " + game.fox_token};
+    const service::ServiceResult<v1::MakeMoveResponse> played = dying.make_move(request, call);
+    ASSERT_TRUE(played.ok()) << played.error().message;
+    EXPECT_EQ(announcements, 1);  // handed to the announcer, which dropped it
+
+    EXPECT_TRUE(NextIsMove(on_b, played.value()));
+    // Without the catch-up the move does not arrive: it is the catch-up
+    // that delivered it above.
+    EXPECT_FALSE(on_c.next_change(1500ms).has_value()) << on_c.describe_received();
+
+    // The next move is announced as usual and reaches both, in order (the
+    // lost one first on c).
+    const v1::MakeMoveResponse next = play(game, "c3-c4");
+    EXPECT_TRUE(NextIsMove(on_b, next));
+    EXPECT_TRUE(NextIsMove(on_c, played.value()));
+    EXPECT_TRUE(NextIsMove(on_c, next));
 }
 
 }  // namespace
