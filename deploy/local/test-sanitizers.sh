@@ -20,4 +20,10 @@ FOXGEESE_BUILD_DIR=build-asan deploy/local/build.sh -DFOXGEESE_SANITIZE=ON -DFOX
 (cd build-asan && ctest --output-on-failure --parallel "$(nproc)" --timeout 1800 -LE deploy)
 
 FOXGEESE_BUILD_DIR=build-tsan deploy/local/build.sh -DFOXGEESE_SANITIZE_THREAD=ON -DFOXGEESE_BENCHMARKS=OFF "$@"
-(cd build-tsan && ctest --output-on-failure --parallel "$(nproc)" --timeout 1800 -L service)
+# Left out under TSan, each for a reason that is not a race:
+# - the access-log tests read each logged line into a google.protobuf.Struct
+#   with Debian's libprotobuf, which is not instrumented; the map it fills
+#   reads back empty (or crashes) from the instrumented inline map code;
+# - a full AnalyzeGame runs past the server's 20 s bound at TSan's speed.
+(cd build-tsan && ctest --output-on-failure --parallel "$(nproc)" --timeout 1800 -L service \
+    -E '^(AccessLogged|AccessLoggedBehindAProxy)\.|^Analysis\.AGameAnalysisCutShortByTheCallersDeadlineStoresNothing$')
