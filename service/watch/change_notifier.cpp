@@ -17,8 +17,9 @@ constexpr auto kSendTimeout = std::chrono::milliseconds(2'000);
 // After a failed send, the ids wait this long before the next try (the
 // watch hubs' catch-up covers them meanwhile).
 constexpr auto kRetryDelay = std::chrono::milliseconds(500);
-// How many ids may wait: beyond it the oldest hints are dropped and left to
-// the catch-up, so a database that stopped answering costs bounded memory.
+// How many ids may wait: beyond it some hints (the lowest ids, not the
+// oldest) are dropped and left to the catch-up, so a database that stopped
+// answering costs bounded memory.
 constexpr std::size_t kMaxPending = 100'000;
 
 }  // namespace
