@@ -224,8 +224,9 @@ void BotWorker::think_and_move(Searcher& searcher, InFlight& flight) {
                      made.error().reason, made.error().message);
         return;
     }
-    ++moves_made_;
+    // The metric first: whoever sees the count has the metric as well.
     if (metrics_) metrics_->bot_moves.add({g.variant});
+    ++moves_made_;
     spdlog::debug("bot: game {} ply {} {}", claim.game_id, claim.ply + 1, notation);
 }
 

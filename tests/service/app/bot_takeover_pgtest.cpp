@@ -124,7 +124,7 @@ TEST_F(BotTakeover, AnotherReplicaTakesOverTheMoveOfAReplicaKilledWhileThinking)
     EXPECT_EQ(made->move_made().move().ply(), 1);
     EXPECT_EQ(made->move_made().move().side(), v1::SIDE_FOX);
     EXPECT_EQ(survivor.bots().takeovers(), 1);
-    EXPECT_EQ(survivor.bots().moves_made(), 1);
+    EXPECT_EQ(settled_count([&] { return survivor.bots().moves_made(); }, 1), 1);
     EXPECT_FALSE(claim_holder(id)) << "a move clears the claim";
 
     // The game goes on: the person answers and the survivor's bot moves again.
@@ -141,7 +141,7 @@ TEST_F(BotTakeover, AnotherReplicaTakesOverTheMoveOfAReplicaKilledWhileThinking)
     ASSERT_EQ(moves->moves_size(), 3);
     for (int i = 0; i < 3; ++i)
         EXPECT_EQ(moves->moves(i).ply(), i + 1);
-    EXPECT_EQ(survivor.bots().moves_made(), 2);
+    EXPECT_EQ(settled_count([&] { return survivor.bots().moves_made(); }, 2), 2);
     survivor.shutdown();
 }
 
