@@ -168,13 +168,12 @@ class HttpServerImpl {
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   public:
     HttpConnection(HttpServerImpl& server, tcp::socket socket)
-        : server_(server), stream_(std::move(socket)) {
+        : registration_{server, this}, server_(server), stream_(std::move(socket)) {
         // Read once: after a reset, remote_endpoint() fails.
         beast::error_code ec;
         const tcp::endpoint peer = stream_.socket().remote_endpoint(ec);
         if (!ec) peer_ = peer.address().to_string();
     }
-    ~HttpConnection() { server_.remove(this); }
 
     void start() {
         net::dispatch(stream_.get_executor(),
@@ -677,6 +676,16 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
     std::string peer() const { return peer_.empty() ? "?" : peer_; }
 
+    // Tells the server the connection is gone. Declared first so that it is
+    // destroyed last: the last reference may go on a work-queue thread, and
+    // the server's shutdown, which waits for every connection to go, must not
+    // let the io_context go while the stream is still being closed.
+    struct Registration {
+        HttpServerImpl& server;
+        HttpConnection* connection;
+        ~Registration() { server.remove(connection); }
+    };
+    Registration registration_;
     HttpServerImpl& server_;
     std::string peer_;  // the connection's remote address, read once
     beast::tcp_stream stream_;
@@ -818,6 +827,9 @@ void HttpServerImpl::shutdown() {
     // Calls still on the work queue post their replies to closed connections;
     // the queue itself belongs to the replica, which stops it.
     stop_sessions(true);
+    // A connection left now is held by a call still on the work queue: its
+    // owner must stop the queue before this server is destroyed (the replica
+    // does), since closing the connection needs the io_context.
     if (!wait_for_sessions(SteadyClock::now() + std::chrono::seconds(5)))
         spdlog::warn("http: connections left at shutdown");
     work_guard_.reset();

@@ -48,6 +48,8 @@ class HttpServer {
     // cannot be bound. `ready` answers /readyz and `metrics_text` is
     // /metrics: both must answer from memory, at once.
     // Every request and finished watch stream gets a line in `access_log`.
+    // Requests run on `work`: stop it before destroying this server when a
+    // call may still be on it (a connection's close needs the server).
     HttpServer(HttpServerOptions options, GameService& logic, WatchHub& hub, Metrics& metrics,
                WorkQueue& work, const AccessLog& access_log, std::function<bool()> ready,
                std::function<std::string()> metrics_text);
