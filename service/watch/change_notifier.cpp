@@ -39,17 +39,16 @@ std::vector<std::string> change_payloads(const std::set<std::string>& ids) {
     return payloads;
 }
 
-ChangeNotifier::ChangeNotifier(std::string database_url) {
+ChangeNotifier::ChangeNotifier(std::string database_url, std::chrono::milliseconds min_interval)
+    : min_interval_(min_interval) {
     storage::PoolOptions options;
     options.size = 1;
     options.acquire_timeout = kSendTimeout;
     options.query_timeout = kSendTimeout;
     options.cancel_grace = std::chrono::milliseconds(200);
-    pool_ = std::make_unique<storage::ConnectionPool>(std::move(database_url), options,
-                                             [](pqxx::connection& conn) {
-                                                 conn.prepare("notify_changes",
-                                                              "SELECT pg_notify($1, $2)");
-                                             });
+    pool_ = std::make_unique<storage::ConnectionPool>(
+        std::move(database_url), options,
+        [](pqxx::connection& conn) { conn.prepare("notify_changes", "SELECT pg_notify($1, $2)"); });
 }
 
 ChangeNotifier::~ChangeNotifier() {
@@ -103,9 +102,14 @@ void ChangeNotifier::run() {
 
 void ChangeNotifier::run_sends() {
     std::unique_lock lock(mutex_);
+    // Long ago: the first id goes out at once.
+    auto last_send = std::chrono::steady_clock::now() - min_interval_;
     while (true) {
         wake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
         if (pending_.empty()) return;  // stopping, nothing left
+        // Too soon after the last one: more ids join this notification.
+        wake_.wait_until(lock, last_send + min_interval_, [&] { return stopping_; });
+        last_send = std::chrono::steady_clock::now();
         std::set<std::string> ids;
         ids.swap(pending_);
         const bool last = stopping_;

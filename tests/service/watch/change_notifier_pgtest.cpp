@@ -1,23 +1,24 @@
 // The change notifier: ids announced after their commits, many to a
 // notification, each payload within PostgreSQL's limit, and every id heard
 // by a listener.
-#include "service/watch/change_notifier.h"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <pqxx/pqxx>
 #include <set>
 #include <string>
+#include <thread>
 
+#include "service/watch/change_notifier.h"
 #include "storage/postgres_game_store.h"
 #include "tests/support/test_database.h"
 
 namespace foxgeese::test {
 namespace {
 
-using service::ChangeNotifier;
 using service::change_payloads;
+using service::ChangeNotifier;
+using namespace std::chrono_literals;
 
 std::string fake_id(int i) {
     char id[37];
@@ -90,6 +91,31 @@ TEST(ChangeNotifier, AnnouncesEveryChangedGameManyToANotification) {
     // be 4,000), and never one per call.
     EXPECT_LT(listener.notifications, 200);
     EXPECT_EQ(static_cast<std::size_t>(listener.notifications), notifier.notifications_sent());
+    notifier.stop();
+}
+
+TEST(ChangeNotifier, IdsTricklingInGoOutAtMostOneNotificationPerInterval) {
+    // One id every millisecond, as moves come in under load: without the
+    // interval nearly each would be a notification of its own.
+    pqxx::connection listening(test_database_url());
+    Listener listener(listening);
+    const auto interval = std::chrono::milliseconds(20);
+    ChangeNotifier notifier(test_database_url(), interval);
+    notifier.start();
+    constexpr int kGames = 200;
+    const auto began = std::chrono::steady_clock::now();
+    for (int i = 0; i < kGames; ++i) {
+        notifier.changed(fake_id(i));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (listener.ids.size() < kGames && std::chrono::steady_clock::now() < deadline)
+        listening.await_notification(0, 100'000);
+    const auto took = std::chrono::steady_clock::now() - began;
+    EXPECT_EQ(listener.ids.size(), static_cast<std::size_t>(kGames));
+    // The first at once, then one an interval at the most.
+    EXPECT_LE(listener.notifications, 2 + took / interval) << "in " << took / 1ms << " ms";
+    EXPECT_GE(listener.notifications, 2);  // not held back to the end
     notifier.stop();
 }
 
