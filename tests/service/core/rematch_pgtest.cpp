@@ -40,6 +40,10 @@ bool is_answer(const v1::WatchGameResponse& e) {
 TEST_F(Rematch, AnAcceptedOfferMakesTheSameGameWithTheSeatsSwapped) {
     const SeatedGame old = finished_game();
     WatchStream watch(server().grpc_port(), old.id);
+    // The snapshot first: one taken after the offer would hold it, and the
+    // offer would then not come as an event.
+    const auto snapshot = watch.next();
+    ASSERT_TRUE(snapshot && snapshot->has_snapshot()) << watch.describe_received();
 
     const Reply<v1::OfferRematchResponse> offered = client().offer_rematch(old.id, old.fox_token);
     ASSERT_TRUE(IsOk(offered));
@@ -87,8 +91,8 @@ TEST_F(Rematch, AnAcceptedOfferMakesTheSameGameWithTheSeatsSwapped) {
     next.geese_token = joined->seat_token();
     ASSERT_TRUE(IsOk(play_any(next)));
     // Tokens of the old game hold nothing in the new one.
-    EXPECT_TRUE(IsError(client().resign(next.id, old.fox_token),
-                        grpc::StatusCode::UNAUTHENTICATED, "TOKEN_INVALID"));
+    EXPECT_TRUE(IsError(client().resign(next.id, old.fox_token), grpc::StatusCode::UNAUTHENTICATED,
+                        "TOKEN_INVALID"));
     // Both games read back linked.
     const Reply<v1::GetGameResponse> old_read = client().get(old.id);
     ASSERT_TRUE(IsOk(old_read));
@@ -112,8 +116,8 @@ TEST_F(Rematch, EachSeatIsTakenOnceAndOnlyByItsOldHolder) {
     EXPECT_TRUE(IsError(client().join_rematch(old.id, kUnknownToken),
                         grpc::StatusCode::UNAUTHENTICATED, "TOKEN_INVALID"));
     // Nor can anyone join the kept seat by the new game's invite.
-    EXPECT_TRUE(IsError(client().join(fresh, ""), grpc::StatusCode::PERMISSION_DENIED,
-                        "INVITE_INVALID"));
+    EXPECT_TRUE(
+        IsError(client().join(fresh, ""), grpc::StatusCode::PERMISSION_DENIED, "INVITE_INVALID"));
     // The one who accepted has its seat already.
     EXPECT_TRUE(IsError(client().join_rematch(old.id, old.fox_token),
                         grpc::StatusCode::ALREADY_EXISTS, "SEAT_TAKEN"));
@@ -127,6 +131,10 @@ TEST_F(Rematch, EachSeatIsTakenOnceAndOnlyByItsOldHolder) {
 TEST_F(Rematch, ADeclinedOfferMayBeMadeAgainAndCrossingOffersAccept) {
     const SeatedGame old = finished_game();
     WatchStream watch(server().grpc_port(), old.id);
+    // The snapshot first: one taken after the offer would hold it, and the
+    // offer would then not come as an event.
+    const auto snapshot = watch.next();
+    ASSERT_TRUE(snapshot && snapshot->has_snapshot()) << watch.describe_received();
     ASSERT_TRUE(IsOk(client().offer_rematch(old.id, old.fox_token)));
     const Reply<v1::RespondRematchResponse> declined =
         client().respond_rematch(old.id, false, old.geese_token);
@@ -152,15 +160,13 @@ TEST_F(Rematch, ADeclinedOfferMayBeMadeAgainAndCrossingOffersAccept) {
 
 TEST_F(Rematch, ErrorsOfTheCalls) {
     const SeatedGame playing = start_game();
-    EXPECT_TRUE(RejectsUnchanged(playing.id, grpc::StatusCode::FAILED_PRECONDITION,
-                                 "GAME_NOT_OVER", [&] {
-                                     return client().offer_rematch(playing.id, playing.fox_token).status;
-                                 }));
+    EXPECT_TRUE(RejectsUnchanged(
+        playing.id, grpc::StatusCode::FAILED_PRECONDITION, "GAME_NOT_OVER",
+        [&] { return client().offer_rematch(playing.id, playing.fox_token).status; }));
     const SeatedGame old = finished_game();
-    EXPECT_TRUE(RejectsUnchanged(old.id, grpc::StatusCode::FAILED_PRECONDITION, "NO_REMATCH_OFFER",
-                                 [&] {
-                                     return client().respond_rematch(old.id, true, old.fox_token).status;
-                                 }));
+    EXPECT_TRUE(RejectsUnchanged(
+        old.id, grpc::StatusCode::FAILED_PRECONDITION, "NO_REMATCH_OFFER",
+        [&] { return client().respond_rematch(old.id, true, old.fox_token).status; }));
     ASSERT_TRUE(IsOk(client().offer_rematch(old.id, old.fox_token)));
     // Offering again changes nothing; answering one's own offer is refused.
     EXPECT_TRUE(IsOk(client().offer_rematch(old.id, old.fox_token)));
@@ -175,7 +181,8 @@ TEST_F(Rematch, ErrorsOfTheCalls) {
 }
 
 TEST_F(Rematch, ABothSeatsTokenGetsBothSeatsAtOnce) {
-    const v1::CreateGameResponse solo = create_game(create_request("standard", v1::SEAT_CHOICE_BOTH));
+    const v1::CreateGameResponse solo =
+        create_game(create_request("standard", v1::SEAT_CHOICE_BOTH));
     const std::string id = solo.game().game_id();
     ASSERT_TRUE(IsOk(client().resign(id, solo.seat_token())));
     const Reply<v1::OfferRematchResponse> offered = client().offer_rematch(id, solo.seat_token());
