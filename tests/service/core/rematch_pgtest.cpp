@@ -19,6 +19,13 @@ class Rematch : public ServiceTest {
         options.watch.rematch_linger = std::chrono::minutes(2);
     }
 
+    // The stream's snapshot, taken before the test offers: one taken after
+    // the offer would hold it, and the offer would then not come as an event.
+    static void take_snapshot(WatchStream& watch) {
+        const auto snapshot = watch.next();
+        ASSERT_TRUE(snapshot && snapshot->has_snapshot()) << watch.describe_received();
+    }
+
     // A real-time big_cross game the fox side resigned.
     SeatedGame finished_game() {
         v1::CreateGameRequest request = create_request("big_cross");
@@ -40,10 +47,7 @@ bool is_answer(const v1::WatchGameResponse& e) {
 TEST_F(Rematch, AnAcceptedOfferMakesTheSameGameWithTheSeatsSwapped) {
     const SeatedGame old = finished_game();
     WatchStream watch(server().grpc_port(), old.id);
-    // The snapshot first: one taken after the offer would hold it, and the
-    // offer would then not come as an event.
-    const auto snapshot = watch.next();
-    ASSERT_TRUE(snapshot && snapshot->has_snapshot()) << watch.describe_received();
+    ASSERT_NO_FATAL_FAILURE(take_snapshot(watch));
 
     const Reply<v1::OfferRematchResponse> offered = client().offer_rematch(old.id, old.fox_token);
     ASSERT_TRUE(IsOk(offered));
@@ -131,10 +135,7 @@ TEST_F(Rematch, EachSeatIsTakenOnceAndOnlyByItsOldHolder) {
 TEST_F(Rematch, ADeclinedOfferMayBeMadeAgainAndCrossingOffersAccept) {
     const SeatedGame old = finished_game();
     WatchStream watch(server().grpc_port(), old.id);
-    // The snapshot first: one taken after the offer would hold it, and the
-    // offer would then not come as an event.
-    const auto snapshot = watch.next();
-    ASSERT_TRUE(snapshot && snapshot->has_snapshot()) << watch.describe_received();
+    ASSERT_NO_FATAL_FAILURE(take_snapshot(watch));
     ASSERT_TRUE(IsOk(client().offer_rematch(old.id, old.fox_token)));
     const Reply<v1::RespondRematchResponse> declined =
         client().respond_rematch(old.id, false, old.geese_token);

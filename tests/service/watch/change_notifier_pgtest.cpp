@@ -1,6 +1,8 @@
 // The change notifier: ids announced after their commits, many to a
 // notification, each payload within PostgreSQL's limit, and every id heard
 // by a listener.
+#include "service/watch/change_notifier.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,7 +12,6 @@
 #include <string>
 #include <thread>
 
-#include "service/watch/change_notifier.h"
 #include "storage/postgres_game_store.h"
 #include "tests/support/test_database.h"
 
@@ -23,16 +24,18 @@ using namespace std::chrono_literals;
 
 // Other test processes notify on the same channel at the same time: each
 // process's ids start with its own number, and its listener counts only those.
-std::string run_tag() {
-    char tag[9];
-    std::snprintf(tag, sizeof tag, "%08x", static_cast<unsigned>(getpid()));
+const std::string& run_tag() {
+    static const std::string tag = [] {
+        char hex[9];
+        std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(getpid()));
+        return std::string(hex);
+    }();
     return tag;
 }
 
 std::string fake_id(int i) {
-    static const std::string tag = run_tag();
     char id[37];
-    std::snprintf(id, sizeof id, "%s-0000-4000-8000-%012d", tag.c_str(), i);
+    std::snprintf(id, sizeof id, "%s-0000-4000-8000-%012d", run_tag().c_str(), i);
     return id;
 }
 
@@ -42,7 +45,7 @@ class Listener : public pqxx::notification_receiver {
     explicit Listener(pqxx::connection_base& conn)
         : pqxx::notification_receiver(conn, storage::kEventsChannel) {}
     void operator()(const std::string& payload, int) override {
-        static const std::string tag = run_tag();
+        const std::string& tag = run_tag();
         bool ours = false;
         std::size_t from = 0;
         while (from <= payload.size()) {
