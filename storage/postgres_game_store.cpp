@@ -364,9 +364,8 @@ GamePage PostgresGameStore::list_games(
         }
         if (static_cast<int>(r.size()) > limit && !page.games.empty()) {
             const GameRow& last = page.games.back().game;
-            const std::int64_t key = filter == GameListFilter::kActive   ? last.updated_us
-                                     : filter == GameListFilter::kRecent ? last.finished_us
-                                                                         : last.created_us;
+            const std::int64_t key =
+                filter == GameListFilter::kRecent ? last.finished_us : last.created_us;
             page.next_after = std::make_pair(key, last.game_id);
         }
         return page;

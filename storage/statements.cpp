@@ -79,7 +79,9 @@ void prepare_game_statements(pqxx::connection& conn) {
     };
     const auto in_state = [](int state) { return "g.state = " + sql_int(state); };
     conn.prepare("list_open_games", listing(in_state(game_state::kWaiting), "created_at"));
-    conn.prepare("list_active_games", listing(in_state(game_state::kActive), "updated_at"));
+    // In progress: newest first too, by a column a move leaves alone (see
+    // migration 0012: a move that changes no indexed column is a HOT update).
+    conn.prepare("list_active_games", listing(in_state(game_state::kActive), "created_at"));
     // Games played here; imported ones have their own listing.
     conn.prepare("list_recent_games",
                  listing(in_state(game_state::kFinished) + " AND NOT g.imported", "finished_at"));

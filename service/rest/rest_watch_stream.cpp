@@ -15,6 +15,15 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace net = boost::asio;
 
+namespace {
+
+// The event as one line of the NDJSON body.
+const std::string& ndjson_line(const WatchEvent& event) {
+    return event.text([](const v1::WatchGameResponse& m) { return message_to_json(m) + "\n"; });
+}
+
+}  // namespace
+
 RestWatchStream::RestWatchStream(beast::tcp_stream& stream, std::shared_ptr<void> owner,
                                  Metrics& metrics, std::chrono::milliseconds write_timeout,
                                  std::size_t max_queued)
@@ -71,7 +80,8 @@ void RestWatchStream::enqueue(const std::shared_ptr<const WatchEvent>& event) {
         return;
     }
     try {
-        queue_.push_back(message_to_json(event->message) + "\n");
+        ndjson_line(*event);
+        queue_.push_back(event);
     } catch (const std::exception& e) {
         spdlog::error("http watch: {}", e.what());
         abort();
@@ -89,11 +99,11 @@ void RestWatchStream::end_requested() {
 void RestWatchStream::pump() {
     if (!started_ || writing_ || done_) return;
     if (!queue_.empty()) {
-        writing_line_ = std::move(queue_.front());
+        current_ = std::move(queue_.front());
         queue_.pop_front();
         writing_ = true;
         stream_.expires_after(write_timeout_);
-        net::async_write(stream_, http::make_chunk(net::buffer(writing_line_)),
+        net::async_write(stream_, http::make_chunk(net::buffer(ndjson_line(*current_))),
                          [self = shared_from_this()](beast::error_code ec, std::size_t n) {
                              if (!ec) {
                                  self->metrics_.watch_events_sent.add({"http"});

@@ -77,8 +77,10 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     std::optional<boost::beast::http::response_serializer<boost::beast::http::empty_body>>
         serializer_;
     Done done_callback_;
-    std::deque<std::string> queue_;  // JSON lines not yet written
-    std::string writing_line_;
+    // Events not yet written, and the one being written (its NDJSON line is
+    // rendered once per event for all streams, see WatchEvent::text).
+    std::deque<std::shared_ptr<const WatchEvent>> queue_;
+    std::shared_ptr<const WatchEvent> current_;
     std::array<char, 512> discard_{};
     bool started_ = false;
     bool writing_ = false;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "foxgeese/v1/game_service.pb.h"
@@ -27,6 +28,19 @@ struct WatchEvent {
         : message(std::move(m)), bytes(std::move(serialized)) {}
     v1::WatchGameResponse message;
     std::string bytes;  // protobuf binary form of `message`
+
+    // Another wire form of `message` (the NDJSON line), made by `render` for
+    // the first stream that asks and shared with every later one. If render
+    // throws, nothing is kept and the next caller tries again.
+    template <typename Render>
+    const std::string& text(Render&& render) const {
+        std::call_once(text_once_, [&] { text_ = render(message); });
+        return text_;
+    }
+
+  private:
+    mutable std::once_flag text_once_;
+    mutable std::string text_;
 };
 
 // The hub calls these from its own threads, under a game's lock: they must

@@ -2,8 +2,8 @@
 // show up: the three filters, the variant filter, the order, paging with
 // page tokens, the page size limits and the errors.
 #include <algorithm>
-#include <pqxx/pqxx>
 #include <map>
+#include <pqxx/pqxx>
 #include <set>
 #include <string>
 #include <vector>
@@ -117,7 +117,8 @@ TEST_F(ListGames, FiltersListPublicGamesByStateNewestFirstAndNeverPrivateOnes) {
         ASSERT_TRUE(IsOk(client().respond_draw(h.id, true, h.geese_token)));
         recent.push_back(h.id);
     }
-    // The oldest active game moves, so it becomes the most recently updated.
+    // The oldest active game moves; the listing keeps its place (newest
+    // first by creation), so pages stay stable while games are played.
     play(seated[0], "d4-d5");
     // Private games in every state: never listed.
     std::set<std::string> hidden;
@@ -133,9 +134,9 @@ TEST_F(ListGames, FiltersListPublicGamesByStateNewestFirstAndNeverPrivateOnes) {
 
     EXPECT_EQ(first_page(v1::GAME_LIST_FILTER_OPEN), newest_first(open, false));
     EXPECT_EQ(first_page(v1::GAME_LIST_FILTER_UNSPECIFIED), newest_first(open, false));
-    const std::vector<std::string> active_order = newest_first(active, true);
+    const std::vector<std::string> active_order = newest_first(active, false);
     EXPECT_EQ(first_page(v1::GAME_LIST_FILTER_ACTIVE), active_order);
-    EXPECT_EQ(active_order.front(), seated[0].id);
+    EXPECT_EQ(active_order.back(), seated[0].id);
     EXPECT_EQ(first_page(v1::GAME_LIST_FILTER_RECENT), newest_first(recent, true));
 
     for (const v1::GameListFilter filter :
@@ -201,9 +202,31 @@ TEST_F(ListGames, PagesCoverEveryGameExactlyOnceInOrder) {
         EXPECT_EQ(std::set<std::string>(paged.begin(), paged.end()).size(), paged.size())
             << "a game was listed twice";
     }
-    EXPECT_EQ(list_all(v1::GAME_LIST_FILTER_ACTIVE, "", {2}), newest_first(active, true));
+    EXPECT_EQ(list_all(v1::GAME_LIST_FILTER_ACTIVE, "", {2}), newest_first(active, false));
     EXPECT_EQ(list_all(v1::GAME_LIST_FILTER_RECENT, "", {2}), newest_first(recent, true));
     EXPECT_EQ(list_all(v1::GAME_LIST_FILTER_OPEN, "big_cross", {2}).size(), 8u);
+}
+
+TEST_F(ListGames, GamesThatMoveWhileAClientPagesAreListedOnceEach) {
+    std::vector<SeatedGame> games;
+    std::vector<std::string> ids;
+    for (int i = 0; i < 6; ++i) {
+        games.push_back(start_game("standard", {}, "", v1::VISIBILITY_PUBLIC));
+        ids.push_back(games.back().id);
+    }
+    std::vector<std::string> listed;
+    std::string token;
+    do {
+        const Reply<v1::ListGamesResponse> reply =
+            client().list_games(request(v1::GAME_LIST_FILTER_ACTIVE, "", 2, token));
+        ASSERT_TRUE(IsOk(reply));
+        for (const v1::Game& g : reply->games())
+            listed.push_back(g.game_id());
+        token = reply->next_page_token();
+        // Between pages, one of the oldest games (those listed last) moves.
+        if (!token.empty()) play(games[listed.size() / 2 - 1], "d4-d5");
+    } while (!token.empty());
+    EXPECT_EQ(listed, newest_first(ids, false));
 }
 
 TEST_F(ListGames, PageSizeZeroMeansTwentyAndAboveAHundredMeansAHundred) {
