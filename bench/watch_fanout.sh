@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Watch fan-out across two server processes on one PostgreSQL: server A (with
+# the embedded cluster) takes the moves, server B serves the watchers, and
+# foxgeese-watch-fanout times each move from A accepting it to each watcher
+# on B receiving it. With --load-clients N, foxgeese-load plays MakeMove on A
+# at full speed (N clients, their own games) for the whole run, so B's
+# watchers are measured while the database and both servers are busy.
+# Arguments after -- go to foxgeese-watch-fanout (see its header).
+#
+#   bench/watch_fanout.sh [--build-dir build-bench] [--load-clients 0] [--load-transport grpc]
+#                         -- --watchers 10000 --ndjson 5000 --stalled 20 --moves 50
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=build-bench
+load_clients=0
+load_transport=grpc
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --build-dir) build="$2"; shift 2 ;;
+        --load-clients) load_clients="$2"; shift 2 ;;
+        --load-transport) load_transport="$2"; shift 2 ;;
+        --) shift; break ;;
+        *) echo "unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+
+server_bin="$build/service/foxgeese-server"
+for bin in "$server_bin" "$build/bench/foxgeese-watch-fanout" "$build/bench/foxgeese-load"; do
+    [ -x "$bin" ] || { echo "$bin is missing: build with -DFOXGEESE_BENCHMARKS=ON" >&2; exit 2; }
+done
+
+work="$(mktemp -d /tmp/fgfan.XXXXXX)"
+chmod 755 "$work"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+wait_ready() {
+    for _ in $(seq 1 600); do
+        if curl -fs "http://127.0.0.1:$1/readyz" >/dev/null 2>&1; then return 0; fi
+        sleep 0.1
+    done
+    echo "the server on port $1 never became ready" >&2
+    cat "$work"/*.log >&2
+    exit 1
+}
+
+# Ten thousand streams come from one address here; the limits per address
+# are for the public.
+limits=(--create-per-minute 0 --moves-per-second 0 --watch-streams-per-address 0 --log-level warn)
+"$server_bin" --data-dir "$work/pg" --grpc-port 50831 --http-port 58831 "${limits[@]}" \
+    >"$work/a.log" 2>&1 &
+pids+=($!)
+wait_ready 58831
+"$server_bin" --database-url "postgresql:///foxgeese?host=$work/pg&port=5432&user=foxgeese" \
+    --grpc-port 50832 --http-port 58832 "${limits[@]}" >"$work/b.log" 2>&1 &
+watch_pid=$!
+pids+=($watch_pid)
+wait_ready 58832
+
+if [ "$load_clients" -gt 0 ]; then
+    port=50831
+    [ "$load_transport" = rest ] && port=58831
+    "$build/bench/foxgeese-load" --transport "$load_transport" --server "127.0.0.1:$port" \
+        --clients "$load_clients" --seconds 3600 --warmup-seconds 0 >"$work/load.log" 2>&1 &
+    pids+=($!)
+    sleep 2
+fi
+"$build/bench/foxgeese-watch-fanout" --move-server 127.0.0.1:50831 --watch-server 127.0.0.1:50832 \
+    --watch-http 127.0.0.1:58832 --watch-pid "$watch_pid" "$@"
+if [ "$load_clients" -gt 0 ]; then
+    moves=$(curl -fs http://127.0.0.1:58831/metrics | awk '/^foxgeese_moves_applied_total/ { n += $2 } END { print n }')
+    echo "load: $load_clients $load_transport clients on A, $moves moves applied on A in all"
+fi
