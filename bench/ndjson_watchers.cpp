@@ -1,5 +1,6 @@
 #include "ndjson_watchers.h"
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/write.hpp>
@@ -81,10 +82,14 @@ struct NdjsonWatchers::Stream : std::enable_shared_from_this<NdjsonWatchers::Str
             net::buffer(buffer), [self = shared_from_this(), &on_line, &on_end](
                                      const boost::system::error_code& ec, std::size_t n) {
                 if (ec) {
-                    if (ec != net::error::operation_aborted) on_end(ec.message());
+                    if (ec != net::error::operation_aborted)
+                        on_end(ec.message() + " (the response began: " + self->status_line + ")");
                     return;
                 }
                 const std::int64_t arrived = now_micros();
+                if (self->status_line.empty())
+                    self->status_line.assign(self->buffer.data(),
+                                             std::min<std::size_t>(n, 300));
                 self->pending.append(self->buffer.data(), n);
                 std::size_t start = 0;
                 for (std::size_t end; (end = self->pending.find('\n', start)) != std::string::npos;
@@ -99,7 +104,8 @@ struct NdjsonWatchers::Stream : std::enable_shared_from_this<NdjsonWatchers::Str
 
     tcp::socket socket;
     std::array<char, 8192> buffer{};
-    std::string pending;  // the bytes after the last '\n'
+    std::string pending;      // the bytes after the last '\n'
+    std::string status_line;  // the start of the response, for errors
 };
 
 NdjsonWatchers::NdjsonWatchers(const std::string& host, const std::string& port,
@@ -121,6 +127,8 @@ void NdjsonWatchers::add_readers(int count) {
         auto stream = std::make_shared<Stream>(io_);
         net::connect(stream->socket, endpoints_);
         net::write(stream->socket, net::buffer(request_));
+        // Reads start on the connections' thread (when start() runs it).
+        net::post(io_, [this, stream] { stream->read(on_line_, on_end_); });
         readers_.push_back(std::move(stream));
     }
 }
@@ -138,12 +146,11 @@ void NdjsonWatchers::add_stalled(int count) {
 }
 
 void NdjsonWatchers::start() {
-    for (auto& stream : readers_)
-        stream->read(on_line_, on_end_);
     thread_ = std::thread([this] { io_.run(); });
 }
 
 void NdjsonWatchers::stop() {
+    keep_running_.reset();
     io_.stop();
     if (thread_.joinable()) thread_.join();
 }

@@ -6,6 +6,7 @@
 // a tunnel blocks them.
 #pragma once
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <cstdint>
@@ -39,7 +40,7 @@ class NdjsonWatchers {
     NdjsonWatchers(const NdjsonWatchers&) = delete;
     NdjsonWatchers& operator=(const NdjsonWatchers&) = delete;
 
-    // Opens the streams; call before start().
+    // Opens the streams, before or after start().
     void add_readers(int count);
     void add_stalled(int count);
     // Runs the connections on a thread of their own until stop().
@@ -54,6 +55,9 @@ class NdjsonWatchers {
   private:
     struct Stream;
     boost::asio::io_context io_;
+    // Keeps io_.run() going while no stream is open yet.
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> keep_running_{
+        io_.get_executor()};
     std::vector<boost::asio::ip::tcp::endpoint> endpoints_;
     std::string request_;
     OnLine on_line_;

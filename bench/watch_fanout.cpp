@@ -225,10 +225,6 @@ int main(int argc, char** argv) {
             o.watch_server, grpc::InsecureChannelCredentials(), args)));
     }
     std::vector<std::unique_ptr<Watcher>> watchers;
-    for (int w = 0; w < grpc_watchers; ++w) {
-        watchers.push_back(
-            std::make_unique<Watcher>(stubs[w % o.channels].get(), game_id, recorder));
-    }
     std::unique_ptr<foxgeese::bench::NdjsonWatchers> ndjson;
     if (o.ndjson > 0 || o.stalled > 0) {
         const auto [host, port] = host_port(o.watch_http);
@@ -255,18 +251,32 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "ndjson stream ended: %s\n", why.c_str());
                 recorder.changed.notify_all();
             });
-        ndjson->add_readers(o.ndjson);
-        ndjson->add_stalled(o.stalled);
         ndjson->start();
     }
-    {
+    // The watchers arrive in batches, each let in before the next: ten
+    // thousand subscriptions at once would overflow the server's work queue,
+    // which refuses the excess with UNAVAILABLE (as it should).
+    constexpr int kBatch = 500;
+    for (int opened = 0, grpc_opened = 0, ndjson_opened = 0; opened < o.watchers;) {
+        const int grpc_batch = std::min(kBatch, grpc_watchers - grpc_opened);
+        for (int i = 0; i < grpc_batch; ++i, ++grpc_opened) {
+            watchers.push_back(std::make_unique<Watcher>(stubs[grpc_opened % o.channels].get(),
+                                                         game_id, recorder));
+        }
+        const int ndjson_batch = std::min(kBatch, o.ndjson - ndjson_opened);
+        if (ndjson_batch > 0) ndjson->add_readers(ndjson_batch);
+        ndjson_opened += ndjson_batch;
+        opened += grpc_batch + ndjson_batch;
         std::unique_lock lock(recorder.mutex);
-        if (!recorder.changed.wait_for(lock, std::chrono::seconds(120),
-                                       [&] { return recorder.ready == o.watchers; })) {
-            std::cerr << "only " << recorder.ready << " watchers connected\n";
+        if (!recorder.changed.wait_for(lock, std::chrono::seconds(60), [&] {
+                return recorder.ready == opened || recorder.ended > 0;
+            }) ||
+            recorder.ended > 0) {
+            std::cerr << "only " << recorder.ready << " of " << opened << " watchers connected\n";
             return 1;
         }
     }
+    if (ndjson) ndjson->add_stalled(o.stalled);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     const long rss_after = o.watch_pid ? rss_kib(o.watch_pid) : -1;
 
