@@ -95,6 +95,8 @@ start=$(date +%s)
 sql -v games="$(( games - 1000 ))" -v moves="$moves" -f bench/growth/seed.sql >/dev/null
 echo "(seeded $(( games - 1000 )) more games of $moves moves in $(( $(date +%s) - start )) s)"
 measure seeded
+# Once more: the first pass after the seed also warms the caches.
+measure seeded
 awk -v a="$seeded_move" -v b="$empty_move" -v c="$seeded_get" -v d="$empty_get" \
     -v e="$seeded_list" -v f="$empty_list" 'BEGIN {
         printf "seeded/empty: MakeMove throughput %.2f, GetGame median %.2f, ListMoves median %.2f\n",

@@ -69,3 +69,5 @@ ORDER BY s.game_id, k.seq;
 VACUUM ANALYZE games;
 VACUUM ANALYZE moves;
 VACUUM ANALYZE game_events;
+-- Written out now, not by the checkpointer during the next measurement.
+CHECKPOINT;

@@ -45,12 +45,6 @@ using SteadyClock = std::chrono::steady_clock;
 // HTTP); /healthz, /readyz, /metrics and CORS preflights are not counted.
 constexpr const char* kNoRpc = "none";
 constexpr const char* kJson = "application/json";
-// The kernel's send buffer of a connection that became a watch stream. Left
-// to autotuning it may grow to megabytes per stream, which a client that
-// stopped reading would pin (ten thousand of them, gigabytes); a watch
-// stream needs a few KiB a move, so this holds dozens of moves, and beyond
-// that the stream's own queue and write timeout decide (RestWatchStream).
-constexpr int kWatchSendBufferBytes = 64 * 1024;
 
 bool iequals(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -521,7 +515,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             if (!built.ok()) return WatchStart{built.error(), nullptr, nullptr, ""};
             std::string game_id = game_id_of_call(*built.value(), nullptr);
             auto sink = std::make_shared<RestWatchStream>(
-                self->stream_, self, self->server_.metrics_, self->options().request_timeout);
+                self->stream_, self, self->server_.metrics_, self->options().request_timeout,
+                self->options().watch_queue_events);
             auto subscribed = self->server_.hub_.subscribe(
                 static_cast<const v1::WatchGameRequest&>(*built.value()), call, sink);
             if (!subscribed.ok())
@@ -570,8 +565,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         state_ = State::kWatching;
         watch_ = started.sink;
         boost::system::error_code ignored;  // a socket that refuses keeps its default
-        stream_.socket().set_option(net::socket_base::send_buffer_size(kWatchSendBufferBytes),
-                                    ignored);
+        stream_.socket().set_option(
+            net::socket_base::send_buffer_size(options().watch_send_buffer_bytes), ignored);
         RestWatchStream::Header header(http::status::ok, version_);
         header.set(http::field::content_type, "application/x-ndjson");
         header.set(http::field::cache_control, "no-store");

@@ -2,7 +2,11 @@
 // WatchGameResponse per line, resumption with fromPly, errors before the
 // first event as JSON errors (the same as the hub's), and the end of a
 // stream: the game ends, the client leaves, or the server shuts down.
+#include <array>
 #include <atomic>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -227,6 +231,53 @@ TEST_F(RestWatch, EveryWatcherGetsEveryMove) {
         EXPECT_EQ(first->move_made().move().ply(), 1);
         EXPECT_EQ(second->move_made().move().ply(), 2);
     }
+}
+
+TEST_F(RestWatch, AWatcherThatStopsReadingIsCutOffWhileTheOthersGetEveryMove) {
+    // Small enough that a few moves fill the kernel's buffers and the queue.
+    http_options().watch_send_buffer_bytes = 4096;
+    http_options().watch_queue_events = 4;
+    restart_http();
+    const SeatedGame game = start_game();
+    const std::string target = "/v1/games/" + game.id + ":watch";
+    // The stalled watcher asks for the stream with a small receive window
+    // and then never reads.
+    namespace net = boost::asio;
+    net::io_context io;
+    net::ip::tcp::socket stalled(io);
+    stalled.open(net::ip::tcp::v4());
+    stalled.set_option(net::socket_base::receive_buffer_size(1024));
+    stalled.connect({net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port())});
+    const std::string request = "GET " + target + " HTTP/1.1\r\nHost: test\r\n\r\n";
+    net::write(stalled, net::buffer(request));
+    Watch reader(port(), target);
+    ASSERT_TRUE(reader.next());
+    ASSERT_TRUE(watchers_become(server().hub(), 2));
+
+    int ply = 0;
+    while (server().hub().active_watchers() == 2 && ply < 60) {
+        const Reply<v1::GetGameResponse> now = grpc().get(game.id);
+        ASSERT_TRUE(IsOk(now));
+        if (now->game().state() != v1::GAME_STATE_ACTIVE) break;
+        const bool fox = now->game().side_to_move() == v1::SIDE_FOX;
+        ASSERT_TRUE(IsOk(grpc().move(game.id, now->game().legal_moves(0),
+                                     fox ? game.fox_token : game.geese_token)));
+        ++ply;
+        // The reader is not held back: it has each move before the next.
+        const auto event = reader.next_change();
+        ASSERT_TRUE(event && event->has_move_made()) << "ply " << ply;
+        EXPECT_EQ(event->move_made().move().ply(), ply);
+    }
+    EXPECT_TRUE(watchers_become(server().hub(), 1)) << "still 2 watchers after " << ply << " moves";
+    // What the stalled watcher gets when it reads at last: what had been
+    // written before it was cut off, then the end of the connection.
+    std::array<char, 65536> sink{};
+    std::size_t received = 0;
+    boost::system::error_code ec;
+    while (!ec)
+        received += stalled.read_some(net::buffer(sink), ec);
+    EXPECT_TRUE(ec == net::error::eof || ec == net::error::connection_reset) << ec.message();
+    EXPECT_GT(received, 0u);
 }
 
 TEST_F(RestWatch, ShutdownEndsOpenStreamsCleanly) {
