@@ -14,9 +14,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-// A client that does not read gets cut off rather than growing memory.
-constexpr std::size_t kMaxQueuedEvents = 1024;
-
 // A slice over an event's bytes that keeps the event alive until gRPC is done
 // with it: every stream sends the same bytes, none copies them.
 grpc::ByteBuffer wire_bytes(const std::shared_ptr<const WatchEvent>& event) {
@@ -53,6 +50,8 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
                  int trusted_hops)
         : metrics_(metrics),
           access_log_(access_log),
+          // A client that does not read gets cut off rather than growing memory.
+          max_queued_(hub.options().stream_queue_events),
           sink_(std::make_shared<ReactorSink>(this)),
           start_(SteadyClock::now()) {
         // The context is only valid until OnDone, which may come first; the
@@ -92,7 +91,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
     void enqueue(const std::shared_ptr<const WatchEvent>& event) {
         std::lock_guard lock(mutex_);
         if (finishing_) return;
-        if (queue_.size() >= kMaxQueuedEvents) {
+        if (queue_.size() >= max_queued_) {
             finish_locked(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                                        "the client reads too slowly; reconnect with from_ply"));
             return;
@@ -211,6 +210,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
 
     Metrics& metrics_;
     const AccessLog& access_log_;
+    const std::size_t max_queued_;
     std::shared_ptr<ReactorSink> sink_;
     const SteadyClock::time_point start_;
     std::atomic<bool> cancelled_{false};

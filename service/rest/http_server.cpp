@@ -516,7 +516,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             std::string game_id = game_id_of_call(*built.value(), nullptr);
             auto sink = std::make_shared<RestWatchStream>(
                 self->stream_, self, self->server_.metrics_, self->options().request_timeout,
-                self->options().watch_queue_events);
+                self->server_.hub_.options().stream_queue_events);
             auto subscribed = self->server_.hub_.subscribe(
                 static_cast<const v1::WatchGameRequest&>(*built.value()), call, sink);
             if (!subscribed.ok())

@@ -31,11 +31,7 @@ struct HttpServerOptions {
     // The longest a client may take to send one whole request (and to take
     // one response or watch event off the socket).
     std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
-    // A watch stream is cut off when more events than this wait to be
-    // written to it (the client reads slower than the game moves; it can
-    // resume with fromPly)...
-    std::size_t watch_queue_events = 1024;
-    // ...and the kernel's send buffer of its connection is this size, not
+    // The kernel's send buffer of a watch stream's connection: this size, not
     // left to autotuning, which may grow it to megabytes per stream that a
     // client that stopped reading pins (ten thousand of them: gigabytes). A
     // watch stream needs a few KiB a move, so the default holds dozens.

@@ -53,6 +53,10 @@ struct WatchHubOptions {
     std::chrono::milliseconds catch_up_interval{1'000};
     // Watch streams open at once per client address (0: no limit).
     int streams_per_address = 32;
+    // A stream is cut off when more events than this wait to be written to
+    // it (its client reads slower than the game moves; it can resume with
+    // from_ply), on either transport.
+    std::size_t stream_queue_events = 1024;
 };
 
 class WatchHub {
@@ -87,6 +91,7 @@ class WatchHub {
                                                            std::shared_ptr<WatchSink> sink);
 
     int active_watchers() const;
+    const WatchHubOptions& options() const { return options_; }
     // This process's id in presence rows (and readiness probes).
     const std::string& server_id() const { return server_id_; }
     // Games with at least one watcher here (for tests: none may linger).

@@ -233,10 +233,17 @@ TEST_F(RestWatch, EveryWatcherGetsEveryMove) {
     }
 }
 
-TEST_F(RestWatch, AWatcherThatStopsReadingIsCutOffWhileTheOthersGetEveryMove) {
+// A hub that cuts a stream off when four events wait for it.
+class RestWatchSmallQueue : public RestTest {
+  protected:
+    void configure(service::ReplicaOptions& options) override {
+        options.watch.stream_queue_events = 4;
+    }
+};
+
+TEST_F(RestWatchSmallQueue, AWatcherThatStopsReadingIsCutOffWhileTheOthersGetEveryMove) {
     // Small enough that a few moves fill the kernel's buffers and the queue.
     http_options().watch_send_buffer_bytes = 4096;
-    http_options().watch_queue_events = 4;
     restart_http();
     const SeatedGame game = start_game();
     const std::string target = "/v1/games/" + game.id + ":watch";
