@@ -37,38 +37,17 @@ for bin in "$server_bin" "$load_bin"; do
     [ -x "$bin" ] || { echo "$bin is missing: build with -DFOXGEESE_BENCHMARKS=ON" >&2; exit 2; }
 done
 
-# A short path: the cluster's socket lives in its data directory.
-work="$(mktemp -d /tmp/fgcmp.XXXXXX)"
-chmod 755 "$work"
+source bench/server_lib.sh
 grpc_port=50811
 http_port=58811
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
 
 # The server's limits on one address are for the public; the load generator
 # is one address playing as many games as it can.
-"$server_bin" --data-dir "$work/pg" --grpc-port "$grpc_port" --http-port "$http_port" \
-    --create-per-minute 0 --moves-per-second 0 --log-level warn "${server_flags[@]}" \
-    >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 600); do
-    if curl -fs "http://127.0.0.1:$http_port/readyz" >/dev/null 2>&1; then break; fi
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-    sleep 0.1
-done
+bench_start server.log "$server_bin" --data-dir "$work/pg" --grpc-port "$grpc_port" \
+    --http-port "$http_port" --create-per-minute 0 --moves-per-second 0 --log-level warn \
+    "${server_flags[@]}"
+bench_wait_ready "$http_port"
 
-# The embedded cluster trusts its socket's owner (the server runs it as
-# `postgres` when started as root).
-psql_as() {
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
 pg=(-h "$work/pg" -p 5432 -U foxgeese)
 psql_as psql "${pg[@]}" -d postgres -qAt -c "CREATE DATABASE naive" >/dev/null
 psql_as psql "${pg[@]}" -d naive -q -v ON_ERROR_STOP=1 -f bench/naive_move/schema.sql >/dev/null
@@ -92,8 +71,6 @@ run_pgbench() {
             printf "rate=%.1f median_ms=%.3f p99_ms=%.3f\n", NR / s, v[m], v[p]
         }'
 }
-
-field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 
 run_load() {
     local transport="$1" n="$2" port="$grpc_port"

@@ -33,31 +33,12 @@ for bin in "$build/service/foxgeese-server" "$build/bench/foxgeese-load"; do
 done
 command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 2; }
 
-work="$(mktemp -d /tmp/fggrow.XXXXXX)"
-chmod 755 "$work"
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then
-        kill -TERM "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$build/service/foxgeese-server" --data-dir "$work/pg" --grpc-port 50851 --http-port 58851 \
-    --create-per-minute 0 --moves-per-second 0 --log-level warn >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 600); do
-    if curl -fs http://127.0.0.1:58851/readyz >/dev/null 2>&1; then break; fi
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-    sleep 0.1
-done
-psql_as() {
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
+source bench/server_lib.sh
+bench_start server.log "$build/service/foxgeese-server" --data-dir "$work/pg" \
+    --grpc-port 50851 --http-port 58851 --create-per-minute 0 --moves-per-second 0 \
+    --log-level warn
+bench_wait_ready 58851
 sql() { psql_as psql -h "$work/pg" -p 5432 -U foxgeese -d foxgeese -qAt "$@"; }
-field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 
 # One row: MakeMove, GetGame, ListMoves, /metrics; also kept for the ratios.
 measure() {

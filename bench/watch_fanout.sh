@@ -30,45 +30,25 @@ for bin in "$server_bin" "$build/bench/foxgeese-watch-fanout" "$build/bench/foxg
     [ -x "$bin" ] || { echo "$bin is missing: build with -DFOXGEESE_BENCHMARKS=ON" >&2; exit 2; }
 done
 
-work="$(mktemp -d /tmp/fgfan.XXXXXX)"
-chmod 755 "$work"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    if [ -n "${FG_KEEP:-}" ]; then echo "kept $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-
-wait_ready() {
-    for _ in $(seq 1 600); do
-        if curl -fs "http://127.0.0.1:$1/readyz" >/dev/null 2>&1; then return 0; fi
-        sleep 0.1
-    done
-    echo "the server on port $1 never became ready" >&2
-    cat "$work"/*.log >&2
-    exit 1
-}
+source bench/server_lib.sh
 
 # Ten thousand streams come from one address here; the limits per address
 # are for the public.
 limits=(--create-per-minute 0 --moves-per-second 0 --watch-streams-per-address 0 --log-level warn)
-"$server_bin" --data-dir "$work/pg" --grpc-port 50831 --http-port 58831 "${limits[@]}" \
-    >"$work/a.log" 2>&1 &
-pids+=($!)
-wait_ready 58831
-"$server_bin" --database-url "postgresql:///foxgeese?host=$work/pg&port=5432&user=foxgeese" \
-    --grpc-port 50832 --http-port 58832 "${limits[@]}" >"$work/b.log" 2>&1 &
-watch_pid=$!
-pids+=($watch_pid)
-wait_ready 58832
+bench_start a.log "$server_bin" --data-dir "$work/pg" --grpc-port 50831 --http-port 58831 \
+    "${limits[@]}"
+bench_wait_ready 58831
+bench_start b.log "$server_bin" \
+    --database-url "postgresql:///foxgeese?host=$work/pg&port=5432&user=foxgeese" \
+    --grpc-port 50832 --http-port 58832 "${limits[@]}"
+watch_pid=$bench_last_pid
+bench_wait_ready 58832
 
 if [ "$load_clients" -gt 0 ]; then
     port=50831
     [ "$load_transport" = rest ] && port=58831
-    "$build/bench/foxgeese-load" --transport "$load_transport" --server "127.0.0.1:$port" \
-        --clients "$load_clients" --seconds 3600 --warmup-seconds 0 >"$work/load.log" 2>&1 &
-    pids+=($!)
+    bench_start load.log "$build/bench/foxgeese-load" --transport "$load_transport" \
+        --server "127.0.0.1:$port" --clients "$load_clients" --seconds 3600 --warmup-seconds 0
     sleep 2
 fi
 "$build/bench/foxgeese-watch-fanout" --move-server 127.0.0.1:50831 --watch-server 127.0.0.1:50832 \

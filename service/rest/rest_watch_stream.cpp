@@ -80,7 +80,7 @@ void RestWatchStream::enqueue(const std::shared_ptr<const WatchEvent>& event) {
         return;
     }
     try {
-        ndjson_line(*event);
+        ndjson_line(*event);  // rendered now, so that a failure ends the stream here
         queue_.push_back(event);
     } catch (const std::exception& e) {
         spdlog::error("http watch: {}", e.what());

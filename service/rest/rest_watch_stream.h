@@ -34,7 +34,7 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     // client that takes no write for `write_timeout`, or lets more than
     // `max_queued` events pile up, is cut off.
     RestWatchStream(boost::beast::tcp_stream& stream, std::shared_ptr<void> owner, Metrics& metrics,
-                    std::chrono::milliseconds write_timeout, std::size_t max_queued = 1024);
+                    std::chrono::milliseconds write_timeout, std::size_t max_queued);
 
     // WatchSink; any thread, never blocks.
     void deliver(const std::shared_ptr<const WatchEvent>& event) override;
