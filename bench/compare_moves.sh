@@ -31,22 +31,11 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-server_bin="$build/service/foxgeese-server"
-load_bin="$build/bench/foxgeese-load"
-for bin in "$server_bin" "$load_bin"; do
-    [ -x "$bin" ] || { echo "$bin is missing: build with -DFOXGEESE_BENCHMARKS=ON" >&2; exit 2; }
-done
-
 source bench/server_lib.sh
+bench_binaries "$build"
 grpc_port=50811
 http_port=58811
-
-# The server's limits on one address are for the public; the load generator
-# is one address playing as many games as it can.
-bench_start server.log "$server_bin" --data-dir "$work/pg" --grpc-port "$grpc_port" \
-    --http-port "$http_port" --create-per-minute 0 --moves-per-second 0 --log-level warn \
-    "${server_flags[@]}"
-bench_wait_ready "$http_port"
+bench_start_move_server "$grpc_port" "$http_port" "${server_flags[@]}"
 
 pg=(-h "$work/pg" -p 5432 -U foxgeese)
 psql_as psql "${pg[@]}" -d postgres -qAt -c "CREATE DATABASE naive" >/dev/null

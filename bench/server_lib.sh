@@ -47,3 +47,26 @@ psql_as() {
 
 # field RECORD KEY: the value of KEY in a `key=value ...` line.
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+
+# bench_binaries BUILD: sets server_bin and load_bin from the build tree,
+# failing unless both were built (-DFOXGEESE_BENCHMARKS=ON).
+bench_binaries() {
+    server_bin="$1/service/foxgeese-server"
+    load_bin="$1/bench/foxgeese-load"
+    local bin
+    for bin in "$server_bin" "$load_bin"; do
+        [ -x "$bin" ] || { echo "$bin is missing: build with -DFOXGEESE_BENCHMARKS=ON" >&2; exit 2; }
+    done
+}
+
+# bench_start_move_server GRPC_PORT HTTP_PORT [FLAG...]: starts server_bin on
+# its own embedded cluster in $work/pg for a load generator and waits until it
+# is ready. The server's limits on one address are for the public; the load
+# generator is one address playing as many games as it can, so they are off.
+bench_start_move_server() {
+    local grpc="$1" http="$2"
+    shift 2
+    bench_start server.log "$server_bin" --data-dir "$work/pg" --grpc-port "$grpc" \
+        --http-port "$http" --create-per-minute 0 --moves-per-second 0 --log-level warn "$@"
+    bench_wait_ready "$http"
+}

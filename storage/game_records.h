@@ -96,6 +96,8 @@ struct GameRow {
     std::string record_time_control;
     std::optional<std::int64_t> record_created_us;
     std::optional<std::int64_t> record_ended_us;
+
+    bool operator==(const GameRow&) const = default;
 };
 
 struct MoveRow {
@@ -125,24 +127,48 @@ struct GameWithLastMove {
     std::optional<MoveRow> last_move;
 };
 
+// A position's place in a game's repetition history: how often it occurred,
+// and the ply of its last occurrence.
+struct Occurrence {
+    int count = 0;
+    int last_ply = 0;
+
+    bool operator==(const Occurrence&) const = default;
+};
+
 // What MakeMove reads in its one query: the game, the move an earlier try
-// with the same request_id made (if any), and the occurrence counts of the
-// positions in the current quiet-ply window.
+// with the same request_id made (if any), the occurrences of the positions
+// in the current quiet-ply window (keyed by repetition key), and the game
+// row's version.
 struct MoveContext {
     GameRow game;
     std::optional<MoveRow> earlier_try;
-    std::unordered_map<std::string, int> window_occurrences;
+    std::unordered_map<std::string, Occurrence> window_occurrences;
+    // The row version (PostgreSQL's xmin of the games row): every update
+    // of the row, whatever it changes, gives it a new one, so a write that
+    // finds the version it read knows that nothing changed in between.
+    std::int64_t version = 0;
 };
 
 // Everything one accepted move writes.
 struct MoveWrite {
     int previous_ply = 0;  // compare-and-swap: applies only if the game is still here
+    std::int64_t previous_version = 0;  // ... and its row is as it was read (MoveContext::version)
     GameRow game_after;    // position, counters, state, result, end reason, draw offer, times
     MoveRow move;
     std::string position_key;  // repetition key of the position after the move
     // The watch events the move makes (serialized WatchGameResponse), 1 to 3:
     // the move, then a declined draw offer and the end when they happen.
     std::vector<std::string> events;
+};
+
+// What an applied move left in the database that the writer did not choose:
+// the game row's new version, its last event's number, and how often the
+// position after the move has now occurred.
+struct AppliedMove {
+    std::int64_t version = 0;
+    std::int64_t event_seq = 0;
+    int occurrences = 0;
 };
 
 // One move of an imported game as stored: its row, and the repetition key

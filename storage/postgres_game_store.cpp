@@ -47,22 +47,27 @@ const char* list_statement(GameListFilter filter) {
     return "list_open_games";
 }
 
-// "key=count|key=count" as load_move_context aggregates the window.
-std::unordered_map<std::string, int> parse_window(const std::string& text) {
-    std::unordered_map<std::string, int> counts;
+// "key=count:last_ply|..." as load_move_context aggregates the window (keys
+// hold neither '=' nor '|').
+std::unordered_map<std::string, Occurrence> parse_window(const std::string& text) {
+    std::unordered_map<std::string, Occurrence> window;
     std::size_t start = 0;
     while (start <= text.size()) {
         std::size_t end = text.find('|', start);
         if (end == std::string::npos) end = text.size();
         const std::string_view item(text.data() + start, end - start);
         const std::size_t eq = item.rfind('=');
-        int n = 0;
-        if (eq != std::string_view::npos &&
-            std::from_chars(item.data() + eq + 1, item.data() + item.size(), n).ec == std::errc())
-            counts[std::string(item.substr(0, eq))] = n;
+        const std::size_t colon = item.rfind(':');
+        Occurrence o;
+        if (eq != std::string_view::npos && colon != std::string_view::npos && colon > eq &&
+            std::from_chars(item.data() + eq + 1, item.data() + colon, o.count).ec ==
+                std::errc() &&
+            std::from_chars(item.data() + colon + 1, item.data() + item.size(), o.last_ply).ec ==
+                std::errc())
+            window[std::string(item.substr(0, eq))] = o;
         start = end + 1;
     }
-    return counts;
+    return window;
 }
 
 std::vector<MoveRow> read_moves(const pqxx::result& r) {
@@ -161,15 +166,18 @@ std::optional<MoveContext> PostgresGameStore::load_move_context(const std::strin
             const pqxx::result r =
                 tx.exec_prepared("load_move_context", game_id, nonempty(request_hash));
             if (r.empty()) return std::nullopt;
-            MoveContext context{read_game(r[0]), read_move(r[0], kGameColumnCount), {}};
+            MoveContext context{read_game(r[0]), read_move(r[0], kGameColumnCount), {}, 0};
             const pqxx::field window = r[0][kGameColumnCount + kMoveColumnCount];
             if (!window.is_null()) context.window_occurrences = parse_window(window.c_str());
+            context.version = r[0][kGameColumnCount + kMoveColumnCount + 1].as<std::int64_t>();
             return context;
         });
 }
 
-bool PostgresGameStore::apply_move(const MoveWrite& w, const CallBudget& budget) {
-    return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+std::optional<AppliedMove> PostgresGameStore::apply_move(const MoveWrite& w,
+                                                         const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite,
+                             [&](pqxx::connection& conn) -> std::optional<AppliedMove> {
         require_caller(budget);
         pqxx::nontransaction tx(conn);
         const GameRow& g = w.game_after;
@@ -181,13 +189,14 @@ bool PostgresGameStore::apply_move(const MoveWrite& w, const CallBudget& budget)
             event_body(w.events, 0), event_body(w.events, 1), event_body(w.events, 2),
             nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.fox_clock_ms,
             g.geese_clock_ms, nonzero(g.turn_started_us), nonzero(g.deadline_us), w.move.think_ms,
-            w.move.fox_clock_ms, w.move.geese_clock_ms);
-        if (r.size() != 1) return false;
+            w.move.fox_clock_ms, w.move.geese_clock_ms, w.previous_version);
+        if (r.size() != 1) return std::nullopt;
         if (announcer_)
             announcer_(g.game_id);
         else
             tx.exec_prepared("notify_event", g.game_id);  // committed already: after the move
-        return true;
+        return AppliedMove{r[0][0].as<std::int64_t>(), r[0][1].as<std::int64_t>(),
+                           r[0][2].as<int>()};
     });
 }
 

@@ -57,9 +57,11 @@ class PostgresGameStore {
                                                  const std::string& request_hash,
                                                  const CallBudget& budget = {});
 
-    // The one write of MakeMove. Returns false, writing nothing, when the game
-    // is no longer at write.previous_ply or no longer active.
-    bool apply_move(const MoveWrite& write, const CallBudget& budget = {});
+    // The one write of MakeMove. Returns nothing, writing nothing, when the
+    // game is no longer at write.previous_ply, no longer active, its row is
+    // no longer at write.previous_version, or the move's request_id already
+    // made a move.
+    std::optional<AppliedMove> apply_move(const MoveWrite& write, const CallBudget& budget = {});
 
     // Reads the game row locked (with its last move), lets `change` edit it
     // and add watch events (serialized WatchGameResponse), and writes it back

@@ -91,16 +91,23 @@ void prepare_game_statements(pqxx::connection& conn) {
 void prepare_move_statements(pqxx::connection& conn) {
     // MakeMove's one read: the game, an earlier try with the same request id,
     // and the occurrence counts of the positions in the quiet-ply window.
+    // The window's entries as "key=count:last_ply|...", and the row version
+    // (xmin: see MoveContext::version).
     conn.prepare("load_move_context",
                  std::string("SELECT ") + kGameColumns + ", " + move_columns("r") +
-                     ", (SELECT string_agg(o.position_key || '=' || o.occurrences, '|')"
+                     ", (SELECT string_agg(o.position_key || '=' || o.occurrences || ':' ||"
+                     "   o.last_ply, '|')"
                      "   FROM position_occurrences o WHERE o.game_id = g.game_id"
-                     "   AND o.last_ply >= g.ply - g.quiet_plies)"
+                     "   AND o.last_ply >= g.ply - g.quiet_plies), g.xmin::text::bigint"
                      " FROM games g LEFT JOIN moves r ON r.game_id = g.game_id"
                      " AND r.request_hash = $2 WHERE g.game_id = $1::uuid");
     // MakeMove's one write. The compare-and-swap on (ply, state) makes exactly
-    // one of two racing moves apply; the rest of the statement only runs for
-    // the game row it updated. A move ends any claim on the bot's move.
+    // one of two racing moves apply, and the one on the row version ($31)
+    // that nothing else changed the row since it was read; a move with a
+    // request_id ($15) applies only if that request_id made no move yet (a
+    // move judged on a copy of the game kept by the replica was not checked
+    // for it when read). The rest of the statement only runs for the game
+    // row it updated. A move ends any claim on the bot's move.
     conn.prepare(
         "apply_move",
         "WITH upd AS ("
@@ -112,7 +119,10 @@ void prepare_move_statements(pqxx::connection& conn) {
         " deadline_at = " FG_TS("$27") ", bot_claimed_until = NULL, bot_claimed_by = NULL"
         " WHERE game_id = $1::uuid AND ply = $2 AND state = " +
             kActive +
-            " RETURNING game_id, event_seq),"
+            " AND xmin = $31::text::xid"
+            " AND ($15::text IS NULL OR NOT EXISTS (SELECT 1 FROM moves d"
+            " WHERE d.game_id = $1::uuid AND d.request_hash = $15))"
+            " RETURNING game_id, event_seq, xmin::text::bigint AS version),"
             " mv AS ("
             " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
             " end_reason, request_hash, response, created_at, think_ms, fox_clock_ms,"
@@ -123,7 +133,7 @@ void prepare_move_statements(pqxx::connection& conn) {
             " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
             " SELECT game_id, $17, 1, $4 FROM upd" +
             kCountOccurrence +
-            " RETURNING game_id),"
+            " RETURNING game_id, occurrences),"
             // The move's events (1 to 3), numbered after the game's last one.
             " ev AS ("
             " INSERT INTO game_events (game_id, seq, body, created_at)"
@@ -132,7 +142,7 @@ void prepare_move_statements(pqxx::connection& conn) {
             " WHERE e.ord <= $18 RETURNING game_id)"
             // No NOTIFY here: it would hold the database's notify lock
             // through this commit (service/watch/change_notifier.h).
-            " SELECT mv.game_id FROM mv, occ");
+            " SELECT upd.version, upd.event_seq, occ.occurrences FROM upd, mv, occ");
     // One move of an imported game, with its place in the repetition
     // history, written in the transaction that inserts the game.
     conn.prepare("insert_imported_move",

@@ -81,6 +81,7 @@ int run(const ServerConfig& config) {
     options.bot.lease = std::chrono::seconds(config.bot_lease_seconds);
     options.bot.think_delay = std::chrono::milliseconds(config.bot_test_delay_ms);
     options.game.analysis.concurrency = config.analysis_concurrency;
+    options.game.move_cache_games = static_cast<std::size_t>(config.move_cache_games);
     options.game.analysis.per_address = config.analyses_per_address;
     Replica server(options);
     spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,

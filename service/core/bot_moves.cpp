@@ -22,11 +22,11 @@ constexpr std::int64_t kShareOfTimeLeft = 20;
 // The repetition history the search needs, from the counts MakeMove reads:
 // keys are "<placement> <side>", so they parse as codes with zero counters.
 RepetitionHistory history_of(const Variant& variant,
-                             const std::unordered_map<std::string, int>& window) {
+                             const std::unordered_map<std::string, storage::Occurrence>& window) {
     RepetitionHistory history;
-    for (const auto& [key, occurrences] : window) {
+    for (const auto& [key, occurrence] : window) {
         const Result<Position> pos = parse_position_code(variant, key + " 0 0");
-        if (pos) history.set(pos->key(), occurrences);
+        if (pos) history.set(pos->key(), occurrence.count);
     }
     return history;
 }

@@ -21,6 +21,7 @@
 #include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
 #include "service/runtime/metrics.h"
+#include "storage/move_context_cache.h"
 #include "storage/postgres_game_store.h"
 #include "storage/presence_store.h"
 
@@ -47,6 +48,10 @@ struct GameServiceOptions {
     RateLimitOptions limits;
     // AnalyzePosition and AnalyzeGame running at once.
     AnalysisOptions analysis;
+    // Games whose last move this replica made that it keeps a copy of, so
+    // that their next move skips the read (storage/move_context_cache.h);
+    // 0 reads every time.
+    std::size_t move_cache_games = 10000;
 };
 
 // What a seat does about a rematch (rematch.cpp).
@@ -63,6 +68,8 @@ struct MoveAttempt {
 // The seat(s) a move's author holds in the game as read, or why none.
 using SeatOf = std::function<ServiceResult<Held>(const storage::GameRow&)>;
 
+struct PlannedMove;  // make_move.cpp
+
 class GameService {
   public:
     // Metrics are optional (tests of the logic alone pass none).
@@ -78,7 +85,8 @@ class GameService {
           join_limit_(clock, options.limits.join_per_address, options.limits.max_keys),
           move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys),
           analysis_slots_(options.analysis.concurrency, 1),
-          analysis_per_address_(options.analysis.per_address, options.limits.max_keys) {}
+          analysis_per_address_(options.analysis.per_address, options.limits.max_keys),
+          move_cache_(options.move_cache_games) {}
 
     ServiceResult<v1::ListVariantsResponse> list_variants(const v1::ListVariantsRequest& request,
                                                           const CallContext& call);
@@ -139,6 +147,8 @@ class GameService {
     const GameServiceOptions& options() const { return options_; }
     // Analyses running on this replica now.
     int analyses_running() const { return analysis_slots_.held(kAllAnalyses); }
+    // The copies of games this replica keeps for their next move.
+    storage::MoveContextCache& move_cache() { return move_cache_; }
 
   private:
     std::int64_t retry_until(std::int64_t now_us) const;
@@ -154,10 +164,17 @@ class GameService {
                                            RematchAct act, const CallContext& call);
     // When the call arrived (the transport's reading), else now.
     std::int64_t received_at(const CallContext& call) const;
-    // One read, the engine's checks, one write with a compare-and-swap on
-    // the ply: every move, a player's or the bot's.
+    // One read (none when this replica has a copy of the game), the
+    // engine's checks, one write with a compare-and-swap on the ply and the
+    // row version: every move, a player's or the bot's.
     ServiceResult<v1::MakeMoveResponse> play_move(const MoveAttempt& attempt, const SeatOf& seat,
                                                   const storage::CallBudget& budget);
+    // The planned move's write; its reply when it applied (the copy of the
+    // game is then kept for the next move), nothing when the game was no
+    // longer as `ctx` had it.
+    std::optional<v1::MakeMoveResponse> write_move(const storage::MoveContext& ctx,
+                                                   PlannedMove& plan,
+                                                   const storage::CallBudget& budget);
     void notify_bot_turn() const {
         if (bot_turn_listener_) bot_turn_listener_();
     }
@@ -182,6 +199,7 @@ class GameService {
     std::function<void()> bot_turn_listener_;
     ConcurrencyLimiter analysis_slots_;  // one key, kAllAnalyses
     ConcurrencyLimiter analysis_per_address_;
+    storage::MoveContextCache move_cache_;
 };
 
 }  // namespace foxgeese::service

@@ -1,7 +1,11 @@
-// MakeMove: two database round trips. One read (the game, an earlier try with
-// the same request_id, and the repetition counts of the quiet-ply window),
-// the engine's checks, then one write whose compare-and-swap on the ply makes
-// exactly one of two racing moves apply.
+// MakeMove: one read (the game, an earlier try with the same request_id, and
+// the repetition counts of the quiet-ply window), the engine's checks, then
+// one write whose compare-and-swap on the ply makes exactly one of two racing
+// moves apply, and the one on the row's version that nothing else changed
+// the game in between. When this replica made the game's last move it
+// skips the read: it judges the move on its own copy of the game
+// (storage/move_context_cache.h), and only the write's compare-and-swap
+// decides whether that copy was current.
 #include <spdlog/spdlog.h>
 
 #include "engine/game_status.h"
@@ -16,6 +20,14 @@
 #include "service/core/secrets.h"
 
 namespace foxgeese::service {
+
+// Everything an accepted move writes and answers: the game after it, its
+// move row with the reply kept for retries, and its watch events.
+struct PlannedMove {
+    storage::MoveWrite write;
+    v1::MakeMoveResponse response;
+};
+
 namespace {
 
 using storage::GameRow;
@@ -103,13 +115,6 @@ ServiceResult<Move> check_move(const GameRow& g, const Position& pos, Held held,
     return *move;
 }
 
-// Everything an accepted move writes and answers: the game after it, its
-// move row with the reply kept for retries, and its watch events.
-struct PlannedMove {
-    storage::MoveWrite write;
-    v1::MakeMoveResponse response;
-};
-
 PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move& move, Held held,
                       const std::string& request_hash, std::int64_t received,
                       std::int64_t now) {
@@ -120,7 +125,7 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     pos.make(move, undo);
     const std::string key = format_repetition_key(pos);
     const auto seen = ctx.window_occurrences.find(key);
-    const int earlier = seen == ctx.window_occurrences.end() ? 0 : seen->second;
+    const int earlier = seen == ctx.window_occurrences.end() ? 0 : seen->second.count;
     const GameStatus status = evaluate_status(pos, earlier);
 
     GameRow after = g;
@@ -174,8 +179,78 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
         events.push_back(event_bytes(draw_answered_event(false, side_number(mover)), now));
     if (after.state == storage::game_state::kFinished)
         events.push_back(event_bytes(game_ended_event(plan.response.game()), now));
-    plan.write = storage::MoveWrite{g.ply, std::move(after), std::move(row), key, std::move(events)};
+    plan.write = storage::MoveWrite{g.ply,          ctx.version,    std::move(after),
+                                    std::move(row), key,            std::move(events)};
     return plan;
+}
+
+// The copy of the game to keep after its move applied: the game as written,
+// with what the database chose, and the repetition window moved on.
+storage::MoveContext context_after(const storage::MoveContext& before,
+                                   const storage::MoveWrite& write,
+                                   const storage::AppliedMove& applied) {
+    storage::MoveContext after{write.game_after, std::nullopt, {}, applied.version};
+    after.game.event_seq = applied.event_seq;
+    const int window_start = after.game.ply - after.game.quiet_plies;
+    for (const auto& [key, occurrence] : before.window_occurrences) {
+        if (occurrence.last_ply >= window_start) after.window_occurrences.emplace(key, occurrence);
+    }
+    after.window_occurrences[write.position_key] =
+        storage::Occurrence{applied.occurrences, after.game.ply};
+    return after;
+}
+
+// A move judged on the game as read: the answer to give now (an error, or
+// the reply to this request_id's earlier try), or the move to write.
+// `overdue` says the game's clock ran out before the move arrived (the
+// answer is then empty: the game must be settled first).
+struct Judgement {
+    std::optional<ServiceResult<v1::MakeMoveResponse>> answer;
+    std::optional<PlannedMove> plan;
+    bool overdue = false;
+
+    static Judgement say(ServiceResult<v1::MakeMoveResponse> answer) {
+        Judgement j;
+        j.answer.emplace(std::move(answer));
+        return j;
+    }
+    static Judgement write(PlannedMove plan) {
+        Judgement j;
+        j.plan.emplace(std::move(plan));
+        return j;
+    }
+    static Judgement out_of_time() {
+        Judgement j;
+        j.overdue = true;
+        return j;
+    }
+};
+
+Judgement judge(const storage::MoveContext& ctx, const MoveAttempt& attempt, const SeatOf& seat,
+                std::int64_t now) {
+    const ServiceResult<Held> held = seat(ctx.game);
+    if (!held.ok()) return Judgement::say(held.error());
+    const Variant& variant = variant_of(ctx.game);
+    const Result<MovePath> path = parse_move(variant.board(), attempt.notation);
+    if (ctx.earlier_try)
+        return Judgement::say(
+            replay_earlier_try(*ctx.earlier_try, held.value(), variant.board(), path));
+    if (!path) {
+        return Judgement::say(ServiceError{StatusCode::kInvalidArgument,
+                                           "INVALID_NOTATION",
+                                           path.error().message,
+                                           {{"move", attempt.notation.substr(0, 40)}},
+                                           "move"});
+    }
+    // A move that arrives after the flag fell is not made: the game ends
+    // on time instead.
+    if (overdue_ending(ctx.game, attempt.received)) return Judgement::out_of_time();
+    const Position pos = parse_position_code(variant, ctx.game.position).value();
+    const ServiceResult<Move> move =
+        check_move(ctx.game, pos, held.value(), *path, attempt.expected_ply);
+    if (!move.ok()) return Judgement::say(move.error());
+    return Judgement::write(plan_move(ctx, pos, move.value(), held.value(), attempt.request_hash,
+                                      attempt.received, now));
 }
 
 }  // namespace
@@ -228,53 +303,66 @@ ServiceResult<v1::MakeMoveResponse> GameService::play_move(const MoveAttempt& at
                                                            const SeatOf& seat,
                                                            const storage::CallBudget& budget) {
     const std::string& id = attempt.game_id;
-    const std::string& request_hash = attempt.request_hash;
-    // A retry that lost the race to its own first try ends up here twice.
-    for (int pass = 0; pass < 2; ++pass) {
-        std::optional<storage::MoveContext> ctx =
-            store_.load_move_context(id, request_hash, budget);
-        if (!ctx) return game_not_found(id);
-        const ServiceResult<Held> held = seat(ctx->game);
-        if (!held.ok()) return held.error();
-        const Variant& variant = variant_of(ctx->game);
-        const Result<MovePath> path = parse_move(variant.board(), attempt.notation);
-        if (ctx->earlier_try)
-            return replay_earlier_try(*ctx->earlier_try, held.value(), variant.board(), path);
-        if (!path) {
-            return ServiceError{StatusCode::kInvalidArgument,
-                                "INVALID_NOTATION",
-                                path.error().message,
-                                {{"move", attempt.notation.substr(0, 40)}},
-                                "move"};
+    // On this replica's copy of the game, the move is made only if it
+    // passes every check there and the write finds the row unchanged since
+    // the copy; anything else is decided on the game as read below.
+    if (const auto copy = move_cache_.find(id, clock_.now_us())) {
+        Judgement judged = judge(*copy, attempt, seat, clock_.now_us());
+        if (judged.plan) {
+            if (auto done = write_move(*copy, *judged.plan, budget)) {
+                if (metrics_) metrics_->move_reads.add({"copy"});
+                return std::move(*done);
+            }
         }
-        // A move that arrives after the flag fell is not made: the game
-        // ends on time instead (and that is written).
-        if (overdue_ending(ctx->game, attempt.received)) {
+        move_cache_.forget(id);
+        if (metrics_) metrics_->move_reads.add({"stale_copy"});
+    } else if (metrics_) {
+        metrics_->move_reads.add({"read"});
+    }
+
+    // A write that found the row changed reads it again: if the game moved
+    // on, the move lost a race (unless it was this request's own first
+    // try, which the read finds by its request_id); if only something else
+    // changed (a draw offer, a claim), the move is judged again.
+    constexpr int kPasses = 3;
+    std::optional<int> judged_at;
+    std::optional<storage::MoveContext> ctx;
+    for (int pass = 0; pass < kPasses; ++pass) {
+        ctx = store_.load_move_context(id, attempt.request_hash, budget);
+        if (!ctx) return game_not_found(id);
+        const bool moved_on = judged_at && (ctx->game.ply != *judged_at ||
+                                            ctx->game.state != storage::game_state::kActive);
+        if (moved_on && !ctx->earlier_try) break;
+        judged_at = ctx->game.ply;
+        Judgement judged = judge(*ctx, attempt, seat, clock_.now_us());
+        if (judged.answer) return std::move(*judged.answer);
+        if (judged.overdue) {
             auto ended = settled(storage::GameWithLastMove{ctx->game, std::nullopt}, budget);
             return game_over_on_time(ended ? ended->game : ctx->game);
         }
-        const Position pos = parse_position_code(variant, ctx->game.position).value();
-        const ServiceResult<Move> move =
-            check_move(ctx->game, pos, held.value(), *path, attempt.expected_ply);
-        if (!move.ok()) return move.error();
-        PlannedMove plan = plan_move(*ctx, pos, move.value(), held.value(), request_hash,
-                                     attempt.received, clock_.now_us());
-        if (store_.apply_move(plan.write, budget)) {
-            if (metrics_) metrics_->moves_applied.add({ctx->game.variant});
-            spdlog::debug("game {}: ply {} {}", id, plan.write.move.ply, plan.write.move.notation);
-            if (is_bot_turn(plan.write.game_after)) notify_bot_turn();
-            return std::move(plan.response);
-        }
-        // Someone else's write got there first. With a request_id, the
-        // next pass finds out whether it was this request's own first try.
-        if (request_hash.empty()) break;
+        if (auto done = write_move(*ctx, *judged.plan, budget)) return std::move(*done);
     }
     // Lost a race: say where the game is now.
-    const auto current = store_.find_game(id, budget);
-    if (current && current->game.state == storage::game_state::kFinished)
-        return game_over_on_time(current->game);
-    return ply_mismatch(current ? current->game.ply : 0,
+    if (ctx->game.state == storage::game_state::kFinished) return game_over_on_time(ctx->game);
+    return ply_mismatch(ctx->game.ply,
                         "the game moved on while this move was being applied: reload it");
+}
+
+std::optional<v1::MakeMoveResponse> GameService::write_move(const storage::MoveContext& ctx,
+                                                            PlannedMove& plan,
+                                                            const storage::CallBudget& budget) {
+    const std::optional<storage::AppliedMove> applied = store_.apply_move(plan.write, budget);
+    if (!applied) return std::nullopt;
+    const storage::GameRow& after = plan.write.game_after;
+    if (metrics_) metrics_->moves_applied.add({after.variant});
+    spdlog::debug("game {}: ply {} {}", after.game_id, plan.write.move.ply,
+                  plan.write.move.notation);
+    if (after.state == storage::game_state::kActive)
+        move_cache_.store(context_after(ctx, plan.write, *applied), clock_.now_us());
+    else
+        move_cache_.forget(after.game_id);
+    if (is_bot_turn(after)) notify_bot_turn();
+    return std::move(plan.response);
 }
 
 }  // namespace foxgeese::service

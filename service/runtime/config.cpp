@@ -235,6 +235,11 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.analyses_per_address = static_cast<int>(parse_integer(source, v, 0, 64, "a number of analyses"));
          }},
+        {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "N",
+         "games this server keeps a copy of after moving in them, so that their next move skips a database read (0: read every time; ..1000000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.move_cache_games = static_cast<int>(parse_integer(source, v, 0, 1000000, "a number of games"));
+         }},
         {"--web-client", "FOXGEESE_WEB_CLIENT", "BOOL",
          "serve the reference web client at /play/ on the HTTP port (true or false)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
@@ -288,6 +293,7 @@ std::string default_text(const Option& option) {
     if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
     if (flag == "--analysis-concurrency") return std::to_string(defaults.analysis_concurrency);
     if (flag == "--analyses-per-address") return std::to_string(defaults.analyses_per_address);
+    if (flag == "--move-cache-games") return std::to_string(defaults.move_cache_games);
     if (flag == "--web-client") return defaults.web_client ? "true" : "false";
     if (flag == "--bot-threads") return "half the cores, at least 1 (here " + std::to_string(defaults.bot_threads) + ")";
     if (flag == "--bot-lease-seconds") return std::to_string(defaults.bot_lease_seconds);
@@ -559,7 +565,8 @@ std::string describe_config(const ServerConfig& config) {
             " watch_streams_per_address=" + std::to_string(config.watch_streams_per_address) +
             " trusted_proxy_hops=" + std::to_string(config.trusted_proxy_hops) +
             " analysis_concurrency=" + std::to_string(config.analysis_concurrency) +
-            " analyses_per_address=" + std::to_string(config.analyses_per_address);
+            " analyses_per_address=" + std::to_string(config.analyses_per_address) +
+            " move_cache_games=" + std::to_string(config.move_cache_games);
     text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");
     std::string origins;
     for (const std::string& o : config.cors_origins)

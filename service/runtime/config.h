@@ -55,6 +55,8 @@ struct ServerConfig {
     // client address (0: no limit per address).
     int analysis_concurrency = 2;
     int analyses_per_address = 1;
+    // Games this replica keeps a copy of for their next move (0: none).
+    int move_cache_games = 10000;
     // Serve the reference web client (web/) at /play/ on the HTTP port.
     bool web_client = false;
     // Bot moves (see BotWorkerOptions): searches at once on this server (0:

@@ -115,6 +115,10 @@ Metrics::Metrics()
                       {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5}),
       moves_applied("foxgeese_moves_applied_total", "Moves validated and stored, by variant.",
                     {"variant"}),
+      move_reads("foxgeese_move_reads_total",
+                 "How MakeMove found the game: copy (this server's own, no read), stale_copy (the"
+                 " copy's write failed and it read), read.",
+                 {"source"}),
       watch_events_sent("foxgeese_watch_events_sent_total",
                         "Events written to watch streams, by transport.", {"transport"}),
       bot_moves("foxgeese_bot_moves_total", "Bot moves this server computed and made, by variant.",
@@ -135,6 +139,7 @@ std::string Metrics::render() const {
     requests.render(out);
     request_seconds.render(out);
     moves_applied.render(out);
+    move_reads.render(out);
     watch_events_sent.render(out);
     bot_moves.render(out);
     bot_takeovers.render(out);

@@ -66,6 +66,9 @@ class Metrics {
     CounterFamily requests;
     HistogramFamily request_seconds;
     CounterFamily moves_applied;      // by variant
+    // How MakeMove found the game: "copy" (this replica's own, no read),
+    // "stale_copy" (the copy's write failed, so it read), "read".
+    CounterFamily move_reads;
     CounterFamily watch_events_sent;  // by transport
     CounterFamily bot_moves;          // by variant
     CounterFamily bot_takeovers;      // claims on bot moves taken over from a lapsed lease

@@ -87,6 +87,7 @@ TEST(ConfigTest, DefaultsWithNoFlagsAndNoEnvironment) {
     EXPECT_FALSE(config.web_client);  // off unless asked for, as in production
     EXPECT_EQ(config.analysis_concurrency, 2);
     EXPECT_EQ(config.analyses_per_address, 1);
+    EXPECT_EQ(config.move_cache_games, 10000);
     EXPECT_FALSE(config.show_help);
     EXPECT_FALSE(config.show_version);
 }
@@ -128,6 +129,8 @@ std::vector<FlagCase> flag_cases() {
          [](const ServerConfig& c) { return std::to_string(c.analysis_concurrency); }},
         {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "0", "3",
          [](const ServerConfig& c) { return std::to_string(c.analyses_per_address); }},
+        {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "0", "1000000",
+         [](const ServerConfig& c) { return std::to_string(c.move_cache_games); }},
     };
 }
 
@@ -232,6 +235,8 @@ TEST(ConfigTest, BadValuesNameTheFlagAndTheValue) {
         {"--listen-address", "FOXGEESE_LISTEN_ADDRESS", "a b", "without spaces"},
         {"--analysis-concurrency", "FOXGEESE_ANALYSIS_CONCURRENCY", "0", "(1..64)"},
         {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "65", "(0..64)"},
+        {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "-1", "(0..1000000)"},
+        {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "1000001", "(0..1000000)"},
     };
     for (const BadValue& c : cases) {
         SCOPED_TRACE(c.flag + " " + c.value);
