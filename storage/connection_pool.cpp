@@ -137,11 +137,13 @@ std::shared_ptr<ConnectionPool::Watch> ConnectionPool::watch_lease(pqxx::connect
     }
     watch->backend_pid = conn.backendpid();
     watch->socket = conn.sock();
+    bool sooner = false;
     {
         std::lock_guard lock(watch_mutex_);
         watched_.push_back(watch);
+        sooner = watch->deadline < watchdog_wakes_at_;
     }
-    watch_wake_.notify_one();
+    if (sooner) watch_wake_.notify_one();
     return watch;
 }
 
@@ -223,11 +225,13 @@ void ConnectionPool::watchdog_loop() {
             if (watch->stage == 0) next = std::min(next, watch->deadline);
             if (watch->stage == 1) next = std::min(next, watch->cut_at);
         }
+        watchdog_wakes_at_ = next;
         if (next == Clock::time_point::max()) {
             watch_wake_.wait(lock);
         } else {
             watch_wake_.wait_until(lock, next);
         }
+        watchdog_wakes_at_ = Clock::time_point::min();  // awake: it looks at every lease
     }
 }
 

@@ -114,6 +114,10 @@ class ConnectionPool {
     std::mutex watch_mutex_;
     std::condition_variable watch_wake_;
     std::vector<std::shared_ptr<Watch>> watched_;
+    // When the watchdog wakes next by itself: a new lease wakes it only if
+    // its deadline comes sooner (one wake-up per lease would cost a thread
+    // switch per database call).
+    Clock::time_point watchdog_wakes_at_ = Clock::time_point::max();
     std::deque<int> to_cancel_;  // backend process ids
     std::condition_variable cancel_wake_;
     bool stopping_ = false;

@@ -4,7 +4,9 @@
 // not answer in time. MakeMove costs two round trips: one read
 // (load_move_context) and one write (apply_move, a single statement whose
 // compare-and-swap on the game's ply makes exactly one of two racing moves
-// apply).
+// apply, and the one on the row version that nothing else changed it); one
+// when the replica judges the move on its copy of the game
+// (move_context_cache.h).
 #pragma once
 
 #include <functional>

@@ -80,12 +80,17 @@ void ChangeNotifier::stop(std::chrono::milliseconds flush_time) {
 }
 
 void ChangeNotifier::changed(const std::string& game_id) {
+    bool first = false;
     {
         std::lock_guard lock(mutex_);
+        first = pending_.empty();
         if (pending_.size() >= kMaxPending) pending_.erase(pending_.begin());
         pending_.insert(game_id);
     }
-    wake_.notify_one();
+    // The sender waits for a first id; with ids already pending it is
+    // waiting out the interval or sending, and takes this one with them (a
+    // wake-up per move would cost a thread switch for nothing).
+    if (first) wake_.notify_one();
 }
 
 std::size_t ChangeNotifier::notifications_sent() const {
