@@ -5,16 +5,18 @@
 #include <stdexcept>
 
 #include "service/core/error_status.h"
+#include "service/rest/proto_json_writer.h"
 #include "service/runtime/text_encoding.h"
 
 namespace foxgeese::service {
 std::string message_to_json(const google::protobuf::Message& message) {
+    std::string out;
+    if (write_proto_json(message, out)) return out;
     google::protobuf::util::JsonPrintOptions options;
     options.add_whitespace = false;
     options.always_print_primitive_fields = true;
     options.always_print_enums_as_ints = false;
     options.preserve_proto_field_names = false;
-    std::string out;
     const auto status = google::protobuf::util::MessageToJsonString(message, &out, options);
     if (!status.ok()) {
         throw std::runtime_error("cannot print " + message.GetTypeName() +
