@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/notation.h"
 #include "engine/position_code.h"
 #include "engine/variant.h"
 #include "eval_weights_file.h"
@@ -45,6 +46,7 @@ baseline-d<N> (the same at fixed depth N).
   --max-plies M        plies after which a game is a draw (default 1000)
   --seed S             openings and the players' random choices (default 1)
   --verbose            one line per game
+  --moves              with --verbose: each game's moves and final position too
 )";
 
 struct Options {
@@ -62,6 +64,7 @@ struct Options {
     int max_plies = 1000;
     std::uint64_t seed = 1;
     bool verbose = false;
+    bool moves = false;
 };
 
 template <class T>
@@ -120,6 +123,8 @@ std::optional<Options> parse_options(int argc, char** argv) {
             ok = weights.has_value();
         } else if (flag == "--verbose") {
             options.verbose = true;
+        } else if (flag == "--moves") {
+            options.moves = true;
         } else {
             ok = false;
         }
@@ -197,6 +202,13 @@ int run(const Options& options) {
                     game.capped() ? "ply cap"
                                   : std::string(end_reason_name(game.status.reason)).c_str(),
                     game.plies, game.geese_left, format_position_code(opening).c_str());
+                if (options.moves) {
+                    std::string line = "  moves:";
+                    for (const Move& move : game.moves)
+                        line += " " + format_move(opening.board(), move);
+                    std::printf("%s\n  final: %s\n", line.c_str(),
+                                format_position_code(game.final_position).c_str());
+                }
                 std::fflush(stdout);
             }
         }
