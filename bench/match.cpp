@@ -47,6 +47,8 @@ baseline-d<N> (the same at fixed depth N).
   --seed S             openings and the players' random choices (default 1)
   --verbose            one line per game
   --moves              with --verbose: each game's moves and final position too
+  --a-side SIDE        fox or geese: play only the games where A has that side
+                       (for probes; the published figures play both)
 )";
 
 struct Options {
@@ -65,6 +67,7 @@ struct Options {
     std::uint64_t seed = 1;
     bool verbose = false;
     bool moves = false;
+    int a_sides = 3;  // bit 1: A plays the fox, bit 2: A plays the geese
 };
 
 template <class T>
@@ -125,6 +128,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
             options.verbose = true;
         } else if (flag == "--moves") {
             options.moves = true;
+        } else if (flag == "--a-side" && value) {
+            const std::string_view side = argv[++i];
+            options.a_sides = side == "fox" ? 1 : side == "geese" ? 2 : 0;
+            ok = options.a_sides != 0;
         } else {
             ok = false;
         }
@@ -187,6 +194,7 @@ int run(const Options& options) {
         const Position opening =
             random_opening(**variant, options.opening_plies, options.seed * 1000003 + pair);
         for (const bool a_is_fox : {true, false}) {
+            if ((options.a_sides & (a_is_fox ? 1 : 2)) == 0) continue;
             Player& fox = a_is_fox ? *a : *b;
             Player& geese = a_is_fox ? *b : *a;
             const GameRecord game = play_game(opening, fox, geese, options.max_plies);
