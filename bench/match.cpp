@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/notation.h"
 #include "engine/position_code.h"
 #include "engine/variant.h"
 #include "eval_weights_file.h"
@@ -45,6 +46,9 @@ baseline-d<N> (the same at fixed depth N).
   --max-plies M        plies after which a game is a draw (default 1000)
   --seed S             openings and the players' random choices (default 1)
   --verbose            one line per game
+  --moves              with --verbose: each game's moves and final position too
+  --a-side SIDE        fox or geese: play only the games where A has that side
+                       (for probes; the published figures play both)
 )";
 
 struct Options {
@@ -62,6 +66,8 @@ struct Options {
     int max_plies = 1000;
     std::uint64_t seed = 1;
     bool verbose = false;
+    bool moves = false;
+    int a_sides = 3;  // bit 1: A plays the fox, bit 2: A plays the geese
 };
 
 template <class T>
@@ -120,6 +126,12 @@ std::optional<Options> parse_options(int argc, char** argv) {
             ok = weights.has_value();
         } else if (flag == "--verbose") {
             options.verbose = true;
+        } else if (flag == "--moves") {
+            options.moves = true;
+        } else if (flag == "--a-side" && value) {
+            const std::string_view side = argv[++i];
+            options.a_sides = side == "fox" ? 1 : side == "geese" ? 2 : 0;
+            ok = options.a_sides != 0;
         } else {
             ok = false;
         }
@@ -182,6 +194,7 @@ int run(const Options& options) {
         const Position opening =
             random_opening(**variant, options.opening_plies, options.seed * 1000003 + pair);
         for (const bool a_is_fox : {true, false}) {
+            if ((options.a_sides & (a_is_fox ? 1 : 2)) == 0) continue;
             Player& fox = a_is_fox ? *a : *b;
             Player& geese = a_is_fox ? *b : *a;
             const GameRecord game = play_game(opening, fox, geese, options.max_plies);
@@ -197,6 +210,13 @@ int run(const Options& options) {
                     game.capped() ? "ply cap"
                                   : std::string(end_reason_name(game.status.reason)).c_str(),
                     game.plies, game.geese_left, format_position_code(opening).c_str());
+                if (options.moves) {
+                    std::string line = "  moves:";
+                    for (const Move& move : game.moves)
+                        line += " " + format_move(opening.board(), move);
+                    std::printf("%s\n  final: %s\n", line.c_str(),
+                                format_position_code(game.final_position).c_str());
+                }
                 std::fflush(stdout);
             }
         }

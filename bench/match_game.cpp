@@ -27,7 +27,7 @@ Position random_opening(const Variant& variant, int plies, std::uint64_t seed) {
 
 GameRecord play_game(const Position& start, Player& fox, Player& geese, int max_plies,
                      bool keep_positions) {
-    GameRecord game;
+    GameRecord game{.status = {}, .plies = 0, .geese_left = 0, .positions = {}, .moves = {}, .final_position = start};
     Position pos = start;
     RepetitionHistory history;
     history.record(pos);
@@ -47,11 +47,13 @@ GameRecord play_game(const Position& start, Player& fox, Player& geese, int max_
         }
         UndoInfo undo;
         pos.make(move, undo);
+        game.moves.push_back(move);
         ++game.plies;
         game.status = evaluate_status(pos, history.record(pos));
         if (keep_positions) game.positions.push_back(pos);
     }
     game.geese_left = pos.geese_count();
+    game.final_position = pos;
     return game;
 }
 

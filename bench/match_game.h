@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/game_status.h"
+#include "engine/move.h"
 #include "engine/position.h"
 #include "engine/variant.h"
 #include "match_players.h"
@@ -18,6 +19,8 @@ struct GameRecord {
     int plies = 0;                    // played from the opening on
     int geese_left = 0;               // at the end
     std::vector<Position> positions;  // every position, the opening first, if asked for
+    std::vector<Move> moves;          // every move played, in order
+    Position final_position;          // where the game ended
     bool capped() const { return !status.over(); }
 };
 

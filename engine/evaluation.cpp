@@ -16,8 +16,15 @@ struct JumpAxes {
     };
     std::array<std::array<Axis, 4>, kMaxPoints> axes{};
     std::array<std::uint8_t, kMaxPoints> count{};
+    // The points of ranks below each rank (points are numbered rank by rank
+    // from the lowest, so these are the bits below the rank's first point).
+    std::array<Bitboard, 16> below_rank{};
 
     explicit JumpAxes(const Board& board) {
+        for (int rank = 0; rank <= board.ranks(); ++rank) {
+            for (int p = 0; p < board.point_count(); ++p)
+                below_rank[rank] |= board.rank_of(p) < rank ? bit(p) : 0;
+        }
         for (int p = 0; p < board.point_count(); ++p) {
             for (Direction d : {kNorth, kNorthEast, kEast, kSouthEast}) {
                 const int a = board.neighbour(p, d);
@@ -155,16 +162,14 @@ EvalFeatures eval_features(const Position& pos) {
     const int cramp = std::max(0, 8 - room_size);
     f[kFoxCramped] = cramp * cramp;
 
-    int lowest_room_rank = board.ranks();
-    for (Bitboard r = room; r;)
-        lowest_room_rank = std::min(lowest_room_rank, board.rank_of(pop_lowest(r)));
-    int lowest_goose_rank = board.ranks();
-    for (Bitboard g = geese; g;)
-        lowest_goose_rank = std::min(lowest_goose_rank, board.rank_of(pop_lowest(g)));
-    for (Bitboard r = room; r;)
-        f[kFoxBehindGeese] += board.rank_of(pop_lowest(r)) < lowest_goose_rank;
-
+    // Points are numbered rank by rank from the lowest: a set's lowest point
+    // is on its lowest rank.
     const JumpAxes& axes = jump_axes(board);
+    const int lowest_room_rank = board.rank_of(lowest(room));  // room holds the foxes
+    const int lowest_goose_rank = geese ? board.rank_of(lowest(geese)) : board.ranks();
+    f[kFoxBehindGeese] = count(room & axes.below_rank[lowest_goose_rank]);
+    f[kGeeseOutflanked] = count(geese & ~axes.below_rank[lowest_room_rank + 1]);
+
     const PenDistances& pen = pen_distances(variant);
     const GooseTempo& tempo = goose_tempo(variant);
     for (Bitboard g = geese; g;) {
@@ -178,7 +183,6 @@ EvalFeatures eval_features(const Position& pos) {
         // Each link between two geese is seen from its upper end only.
         f[kGooseLinks] += count(board.links_from(goose) & geese & ~(bit(goose) - 1));
         f[kGeeseAdvance] += board.rank_of(goose);
-        f[kGeeseOutflanked] += board.rank_of(goose) > lowest_room_rank;
         f[kGooseTempo] += tempo.steps[goose];
         f[kGooseMoves] += count(variant.goose_steps(goose) & empty);
         f[kPenDistance] += pen.steps[goose];

@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cstdint>
 #include <string>
+
+#include "engine/bitboard.h"
 
 namespace foxgeese {
 namespace {
@@ -110,6 +114,21 @@ TEST(Board, PointNamesRoundTrip) {
             const std::string name = b->point_name(p);
             EXPECT_EQ(point(*b, name), p);
         }
+    }
+}
+
+// count() adds the bits itself on x86-64 without POPCNT: it must agree with
+// std::popcount on every kind of set.
+TEST(Bitboard, CountAgreesWithPopcount) {
+    static_assert(count(0) == 0 && count(~Bitboard{0}) == 64 && count(bit(63) | bit(0)) == 2);
+    std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 10000; ++i) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        // Sparse, dense and full words alike.
+        const Bitboard set = i % 3 == 0 ? state & (state >> 1) : i % 3 == 1 ? state : ~state;
+        ASSERT_EQ(count(set), std::popcount(set)) << set;
     }
 }
 
