@@ -3,7 +3,8 @@
 // client plays whole games with a both-seats token, choosing random legal
 // moves with expected_ply set, so every call is a real validated, persisted
 // move. A client is one connection (one HTTP/2 channel, or one HTTP/1.1
-// keep-alive connection) making one call at a time.
+// keep-alive connection) making one call at a time. Over gRPC the clients
+// use the callback API (--sync: a thread per client on the synchronous one).
 //
 //   foxgeese-load --server localhost:50051 --clients 4 --seconds 15
 //   foxgeese-load --transport rest --server localhost:8080 --clients 4 --seconds 15
@@ -22,6 +23,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <condition_variable>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -48,6 +51,7 @@ struct Options {
     double seconds = 10;  // measured time, after the warm-up
     double warmup = 1;    // seconds of moves not counted
     std::string variant = "standard";
+    bool sync = false;  // gRPC: a thread per client on the synchronous API
 };
 
 // One player's connection: creates games and makes moves, whatever the
@@ -216,6 +220,143 @@ ClientTally run_client(const Options& options, int seed, Clock::time_point measu
     return tally;
 }
 
+// The same client over gRPC's callback API: each answer's callback sends the
+// client's next call, so no thread of the load generator waits for an
+// answer (a thread per client blocking in the synchronous API cost about as
+// much CPU as the server's handling of the move). One call at a time per
+// client, as above.
+class AsyncGrpcClient {
+public:
+    AsyncGrpcClient(const Options& options, int seed, Clock::time_point measure_from,
+                    Clock::time_point measure_until, std::function<void()> finished)
+        : options_(options),
+          stub_(v1::FoxGeeseService::NewStub(grpc::CreateCustomChannel(
+              options.server, grpc::InsecureChannelCredentials(), own_connection()))),
+          rng_(static_cast<unsigned>(seed)),
+          measure_from_(measure_from),
+          measure_until_(measure_until),
+          finished_(std::move(finished)) {}
+
+    void start() { create(); }
+    ClientTally& tally() { return tally_; }
+
+private:
+    static grpc::ChannelArguments own_connection() {
+        grpc::ChannelArguments args;
+        args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+        return args;
+    }
+
+    bool done() const {
+        return options_.moves > 0 ? static_cast<int>(tally_.latencies_ms.size()) >= options_.moves
+                                  : Clock::now() >= measure_until_;
+    }
+
+    // A call's context lives on until the next call's begins: the call that
+    // used it may still be unwinding when its callback starts the next one.
+    void new_context() {
+        previous_context_ = std::move(context_);
+        context_ = std::make_unique<grpc::ClientContext>();
+    }
+
+    void create() {
+        if (done()) return finished_();
+        new_context();
+        create_request_.set_variant(options_.variant);
+        create_request_.set_seat(v1::SEAT_CHOICE_BOTH);
+        stub_->async()->CreateGame(context_.get(), &create_request_, &created_,
+                                   [this](grpc::Status status) {
+                                       if (!status.ok()) {
+                                           ++tally_.errors;
+                                           std::this_thread::sleep_for(
+                                               std::chrono::milliseconds(100));
+                                           return create();
+                                       }
+                                       ++tally_.games;
+                                       token_ = "Bearer " + created_.seat_token();
+                                       game_ = created_.game();
+                                       move();
+                                   });
+    }
+
+    void move() {
+        if (done()) return finished_();
+        if (game_.state() != v1::GAME_STATE_ACTIVE) return create();
+        new_context();
+        context_->AddMetadata("authorization", token_);
+        move_request_.set_game_id(game_.game_id());
+        move_request_.set_move(
+            game_.legal_moves(static_cast<int>(rng_() % game_.legal_moves_size())));
+        move_request_.set_expected_ply(game_.ply());
+        sent_ = Clock::now();
+        stub_->async()->MakeMove(context_.get(), &move_request_, &moved_,
+                                 [this](grpc::Status status) {
+                                     const auto end = Clock::now();
+                                     if (!status.ok()) {
+                                         std::cerr << "MakeMove: " << status.error_message()
+                                                   << "\n";
+                                         ++tally_.errors;
+                                         return create();
+                                     }
+                                     if (options_.moves > 0 ||
+                                         (sent_ >= measure_from_ && end <= measure_until_)) {
+                                         tally_.latencies_ms.push_back(
+                                             std::chrono::duration<double, std::milli>(end - sent_)
+                                                 .count());
+                                     }
+                                     game_.Swap(moved_.mutable_game());
+                                     move();
+                                 });
+    }
+
+    const Options& options_;
+    std::unique_ptr<v1::FoxGeeseService::Stub> stub_;
+    std::mt19937 rng_;
+    Clock::time_point measure_from_;
+    Clock::time_point measure_until_;
+    std::function<void()> finished_;
+    ClientTally tally_;
+    std::unique_ptr<grpc::ClientContext> context_;
+    std::unique_ptr<grpc::ClientContext> previous_context_;
+    v1::CreateGameRequest create_request_;
+    v1::CreateGameResponse created_;
+    v1::MakeMoveRequest move_request_;
+    v1::MakeMoveResponse moved_;
+    v1::Game game_;
+    std::string token_;
+    Clock::time_point sent_;
+};
+
+// Runs every client on gRPC's callback API until each has finished. The
+// clients are left to the process's exit: the last callback of each may
+// still be returning on a gRPC thread when the tallies are read.
+std::vector<ClientTally> run_async_grpc(const Options& options, Clock::time_point measure_from,
+                                        Clock::time_point measure_until) {
+    struct Finish {
+        std::mutex mutex;
+        std::condition_variable all_done;
+        int running = 0;
+    };
+    auto* finish = new Finish;
+    finish->running = options.clients;
+    std::vector<AsyncGrpcClient*> clients;
+    for (int c = 0; c < options.clients; ++c) {
+        clients.push_back(
+            new AsyncGrpcClient(options, 1000 + c, measure_from, measure_until, [finish] {
+                std::lock_guard lock(finish->mutex);
+                if (--finish->running == 0) finish->all_done.notify_all();
+            }));
+    }
+    for (AsyncGrpcClient* client : clients)
+        client->start();
+    std::unique_lock lock(finish->mutex);
+    finish->all_done.wait(lock, [&] { return finish->running == 0; });
+    std::vector<ClientTally> tallies;
+    for (AsyncGrpcClient* client : clients)
+        tallies.push_back(client->tally());
+    return tallies;
+}
+
 double percentile(const std::vector<double>& sorted, double q) {
     return sorted[std::min(sorted.size() - 1,
                            static_cast<std::size_t>(q * static_cast<double>(sorted.size())))];
@@ -246,6 +387,9 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--variant", options.variant, "variant of the games played")
         ->capture_default_str();
+    app.add_flag("--sync", options.sync,
+                 "gRPC: a thread per client blocking in the synchronous API (the default is "
+                 "the callback API, no thread waiting per client)");
     CLI11_PARSE(app, argc, argv);
 
     const auto begin = Clock::now();
@@ -261,18 +405,24 @@ int main(int argc, char** argv) {
     std::mutex mutex;
     int games = 0;
     int errors = 0;
-    std::vector<std::thread> threads;
-    for (int c = 0; c < options.clients; ++c) {
-        threads.emplace_back([&, c] {
-            ClientTally mine = run_client(options, 1000 + c, measure_from, measure_until);
-            std::lock_guard lock(mutex);
-            all.insert(all.end(), mine.latencies_ms.begin(), mine.latencies_ms.end());
-            games += mine.games;
-            errors += mine.errors;
-        });
+    auto add = [&](const ClientTally& mine) {
+        std::lock_guard lock(mutex);
+        all.insert(all.end(), mine.latencies_ms.begin(), mine.latencies_ms.end());
+        games += mine.games;
+        errors += mine.errors;
+    };
+    if (options.transport == "grpc" && !options.sync) {
+        for (const ClientTally& mine : run_async_grpc(options, measure_from, measure_until))
+            add(mine);
+    } else {
+        std::vector<std::thread> threads;
+        for (int c = 0; c < options.clients; ++c) {
+            threads.emplace_back(
+                [&, c] { add(run_client(options, 1000 + c, measure_from, measure_until)); });
+        }
+        for (auto& t : threads)
+            t.join();
     }
-    for (auto& t : threads)
-        t.join();
     const double seconds =
         by_count ? std::chrono::duration<double>(Clock::now() - begin).count() : options.seconds;
     if (all.empty()) {

@@ -8,7 +8,7 @@
 # Run as root or as a user who may own the cluster.
 #
 #   bench/move_cpu.sh [--build-dir build-bench] [--seconds 8] [--clients 4]
-#                     [--transport grpc|rest] [--server-flag FLAG]...
+#                     [--transport grpc|rest] [--server-flag FLAG]... [--load-flag FLAG]...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +17,7 @@ seconds=8
 clients=4
 transport=grpc
 server_flags=()
+load_flags=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-dir) build="$2"; shift 2 ;;
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
         --clients) clients="$2"; shift 2 ;;
         --transport) transport="$2"; shift 2 ;;
         --server-flag) server_flags+=("$2"); shift 2 ;;
+        --load-flag) load_flags+=("$2"); shift 2 ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -50,9 +52,9 @@ port=$grpc_port
 [ "$transport" = rest ] && port=$http_port
 # A warm-up run first (connections, prepared statements, caches).
 "$load_bin" --transport "$transport" --server "127.0.0.1:$port" --clients "$clients" \
-    --seconds 2 --warmup-seconds 0 >/dev/null
+    --seconds 2 --warmup-seconds 0 "${load_flags[@]}" >/dev/null
 "$load_bin" --transport "$transport" --server "127.0.0.1:$port" --clients "$clients" \
-    --seconds "$seconds" --warmup-seconds 0 >"$work/load.out" &
+    --seconds "$seconds" --warmup-seconds 0 "${load_flags[@]}" >"$work/load.out" &
 load_pid=$!
 sleep 0.2
 pg_pids=$(postgres_pids)
