@@ -174,7 +174,7 @@ std::vector<Reason> reasons_from_comment(const std::string& comment) {
 }
 
 // Reasons the proto's tables do not list: the HTTP layer's (rest_json.h) and
-// two rare ones of the game service. A reason the proto lists keeps the
+// INTERNAL. A reason the proto lists keeps the
 // proto's text, except where HTTP answers differently from gRPC.
 std::vector<Reason> all_reasons(const std::string& service_comment) {
     std::vector<Reason> reasons = reasons_from_comment(service_comment);
@@ -191,9 +191,9 @@ std::vector<Reason> all_reasons(const std::string& service_comment) {
          "only)."},
         {kReasonUnsupportedTransferCoding, "UNIMPLEMENTED", 501,
          "A transfer coding other than chunked (REST only)."},
-        {"CONFLICT", "ABORTED", 409,
-         "CreateGame: another request with the same request_id is still being handled. Retry "
-         "with the same request_id."},
+        {kReasonNotReady, "UNAVAILABLE", 503,
+         "GET /readyz only: a migration is not applied yet, a test write did not commit, or "
+         "the database pool is starved. Probes route traffic elsewhere."},
         {"INTERNAL", "INTERNAL", 500, "A fault of the server. Report it; retrying may not help."},
     };
     for (const Reason& extra : http_layer) {

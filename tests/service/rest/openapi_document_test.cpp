@@ -8,8 +8,12 @@
 #include <google/protobuf/descriptor.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "foxgeese/v1/game_service.pb.h"
 #include "google/rpc/error_details.pb.h"
@@ -353,6 +357,62 @@ TEST(OpenApiDocument, ListsEveryReasonWithTheHttpStatusTheServerSends) {
         EXPECT_EQ(std::to_string(http_status_of(error)), (*it)[3].str());
     }
     EXPECT_EQ(rows, listed.size());
+}
+
+// Every reason the server's code can answer with (each make_error with a
+// literal reason, and the HTTP layer's constants), read from the sources, so
+// that a new reason cannot reach clients undocumented. Two never do: NO_BOT
+// (the bot's own moves, logged only) and CANCELLED (the caller has gone).
+std::map<std::string, std::string> reasons_in_sources() {
+    static const std::regex raised(R"re(make_error\(\s*StatusCode::k(\w+),\s*"([A-Z_]+)")re");
+    static const std::regex http_layer(R"re(kReason\w+ = "([A-Z_]+)")re");
+    std::map<std::string, std::string> found;  // reason -> gRPC code name
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator(FOXGEESE_SOURCE_DIR "/service")) {
+        const auto ext = entry.path().extension();
+        if (ext != ".cpp" && ext != ".h") continue;
+        std::ifstream in(entry.path());
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string source = text.str();
+        for (auto it = std::sregex_iterator(source.begin(), source.end(), raised);
+             it != std::sregex_iterator(); ++it) {
+            // kFailedPrecondition -> FAILED_PRECONDITION
+            std::string code;
+            for (char c : (*it)[1].str()) {
+                if (std::isupper(static_cast<unsigned char>(c)) && !code.empty()) code += '_';
+                code += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            }
+            found[(*it)[2]] = code;
+        }
+        for (auto it = std::sregex_iterator(source.begin(), source.end(), http_layer);
+             it != std::sregex_iterator(); ++it)
+            found.emplace((*it)[1], "");
+    }
+    found.erase("NO_BOT");
+    found.erase("CANCELLED");
+    return found;
+}
+
+TEST(OpenApiDocument, ListsEveryReasonTheServerRaisesWithItsCode) {
+    const std::map<std::string, std::string> raised = reasons_in_sources();
+    // A scan that found little read the wrong place, not a small server.
+    ASSERT_GE(raised.size(), 40u);
+    const std::string table = schema("google.rpc.ErrorInfo")
+                                  .at("properties")
+                                  .at("reason")
+                                  .at("description")
+                                  .get<std::string>();
+    for (const auto& [reason, code] : raised) {
+        SCOPED_TRACE(reason);
+        const std::regex row("\\| `" + reason + "` \\| ([A-Z_]+) \\|");
+        std::smatch listed;
+        ASSERT_TRUE(std::regex_search(table, listed, row)) << "not in the reasons table";
+        // Over REST an oversized header block is INVALID_ARGUMENT (431).
+        if (!code.empty() && reason != kReasonHeadersTooLarge) {
+            EXPECT_EQ(listed[1], code);
+        }
+    }
 }
 
 TEST(OpenApiDocument, EachOperationListsTheReasonsItsRpcNames) {
