@@ -208,6 +208,22 @@ await run("web client game", async (cleanup) => {
     await geese.locator("#replay-controls").waitFor({ state: "hidden" });
     await waitForText(geese, "status", "Game over");
 
+    // --- a game that ended with no result says so -----------------------------
+    const created = await (await fetch(`${url}/v1/games`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ variant: "standard", seat: "SEAT_CHOICE_FOX" }),
+    })).json();
+    const cancelled = await fetch(`${url}/v1/games/${created.game.gameId}:cancel`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${created.seatToken}` },
+        body: "{}",
+    });
+    check(cancelled.ok, `CancelGame answered ${cancelled.status}`);
+    const spectator = await openPlayer("spectator");
+    await spectator.goto(`${url}/play/#game=${created.game.gameId}`);
+    await waitForText(spectator, "status", "Game over, no result: cancelled before anyone joined.");
+
     check(elsewhere.length === 0, `the pages asked other origins for ${elsewhere}`);
     check(errors.length === 0, `the pages reported errors:\n${errors.join("\n")}`);
 });

@@ -9,6 +9,7 @@ export type Board = Schemas["foxgeese.v1.Board"];
 export type Variant = Schemas["foxgeese.v1.Variant"] & { board: Board };
 export type Game = Schemas["foxgeese.v1.Game"];
 export type Move = Schemas["foxgeese.v1.Move"];
+export type EndReason = Schemas["foxgeese.v1.EndReason"];
 export type Side = Schemas["foxgeese.v1.Side"];
 export type Seat = Schemas["foxgeese.v1.Seat"];
 export type SeatChoice = Schemas["foxgeese.v1.SeatChoice"];

@@ -3,7 +3,7 @@
 // Plain DOM and SVG; the page's URL says what it shows:
 //   (no hash)                      the "new table" form
 //   #game=<id>&invite=<code>       a game (the share link)
-import { Api, ApiError, apiBase, type Game, type Move, type Presence, type Seat, type SeatChoice, type Side, type Variant, type WatchEvent } from "./api.js";
+import { Api, ApiError, apiBase, type EndReason, type Game, type Move, type Presence, type Seat, type SeatChoice, type Side, type Variant, type WatchEvent } from "./api.js";
 import { drawBoard, piecesOf, type Marks } from "./board.js";
 import { MoveEntry } from "./moves.js";
 import { GameWatch, type WatchState } from "./watch.js";
@@ -55,7 +55,9 @@ function sideName(side: Side, variant: Variant | undefined): string {
     return "the geese";
 }
 
-const endReasons: Record<string, string> = {
+// Every reason a finished game can have: the compiler fails here when the
+// API gains one.
+const endReasons: Record<Exclude<EndReason, "END_REASON_UNSPECIFIED">, string> = {
     END_REASON_GEESE_BELOW_THRESHOLD: "too few geese are left",
     END_REASON_PEN_FILLED: "the geese filled the pen",
     END_REASON_NO_LEGAL_MOVE: "the side to move had no legal move",
@@ -63,11 +65,20 @@ const endReasons: Record<string, string> = {
     END_REASON_FIFTY_MOVE_RULE: "100 plies passed without a capture or a goose advancing",
     END_REASON_RESIGNATION: "by resignation",
     END_REASON_DRAW_AGREED: "a draw was agreed",
+    END_REASON_TIMEOUT: "the side to move ran out of time",
+    END_REASON_ABORTED: "aborted before both sides had moved",
+    END_REASON_OPPONENT_LEFT: "the other side left and did not come back",
+    END_REASON_CANCELLED: "cancelled before anyone joined",
+    END_REASON_EXPIRED: "nobody joined in time",
+    END_REASON_UNFINISHED: "the imported record stops here",
 };
 
 function resultText(game: Game, variant: Variant | undefined): string {
-    const why = endReasons[game.endReason] ?? "";
+    const why = game.endReason === "END_REASON_UNSPECIFIED" ? "" : endReasons[game.endReason];
     if (game.result === "GAME_RESULT_DRAW") return `Draw: ${why}.`;
+    // Aborted, cancelled, expired or an unfinished record: nobody won.
+    if (game.result !== "GAME_RESULT_FOX_SIDE_WINS" && game.result !== "GAME_RESULT_GEESE_WIN")
+        return `Game over, no result: ${why}.`;
     const winner = game.result === "GAME_RESULT_FOX_SIDE_WINS" ? sideName("SIDE_FOX", variant) : sideName("SIDE_GEESE", variant);
     return `Game over: ${winner} ${winner === "the fox" ? "wins" : "win"} (${why}).`;
 }
