@@ -8,6 +8,7 @@
 # Arguments after -- go to foxgeese-watch-fanout (see its header).
 #
 #   bench/watch_fanout.sh [--build-dir build-bench] [--load-clients 0] [--load-transport grpc]
+#                         [--load-flag FLAG]...
 #                         -- --watchers 10000 --ndjson 5000 --stalled 20 --moves 50
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,11 +16,13 @@ cd "$(dirname "$0")/.."
 build=build-bench
 load_clients=0
 load_transport=grpc
+load_flags=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-dir) build="$2"; shift 2 ;;
         --load-clients) load_clients="$2"; shift 2 ;;
         --load-transport) load_transport="$2"; shift 2 ;;
+        --load-flag) load_flags+=("$2"); shift 2 ;;
         --) shift; break ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
@@ -48,7 +51,7 @@ if [ "$load_clients" -gt 0 ]; then
     port=50831
     [ "$load_transport" = rest ] && port=58831
     bench_start load.log "$build/bench/foxgeese-load" --transport "$load_transport" \
-        --server "127.0.0.1:$port" --clients "$load_clients" --seconds 3600 --warmup-seconds 0
+        --server "127.0.0.1:$port" --clients "$load_clients" --seconds 3600 --warmup-seconds 0 "${load_flags[@]}"
     sleep 2
 fi
 "$build/bench/foxgeese-watch-fanout" --move-server 127.0.0.1:50831 --watch-server 127.0.0.1:50832 \
