@@ -23,10 +23,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
-#include <condition_variable>
-#include <functional>
 #include <cstdio>
+#include <functional>
 #include <iostream>
+#include <latch>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -64,12 +64,18 @@ public:
                                                       const std::string& token) = 0;
 };
 
+// A stub on a channel of its own (not shared by the clients): one connection
+// per client.
+std::unique_ptr<v1::FoxGeeseService::Stub> own_stub(const std::string& server) {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    return v1::FoxGeeseService::NewStub(
+        grpc::CreateCustomChannel(server, grpc::InsecureChannelCredentials(), args));
+}
+
 class GrpcMoveClient final : public MoveClient {
 public:
-    explicit GrpcMoveClient(const std::string& server)
-        // A channel of its own (not shared by the clients): one connection each.
-        : stub_(v1::FoxGeeseService::NewStub(grpc::CreateCustomChannel(
-              server, grpc::InsecureChannelCredentials(), own_connection()))) {}
+    explicit GrpcMoveClient(const std::string& server) : stub_(own_stub(server)) {}
 
     std::optional<v1::CreateGameResponse> create(const v1::CreateGameRequest& r) override {
         grpc::ClientContext context;
@@ -91,11 +97,6 @@ public:
     }
 
 private:
-    static grpc::ChannelArguments own_connection() {
-        grpc::ChannelArguments args;
-        args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-        return args;
-    }
     std::unique_ptr<v1::FoxGeeseService::Stub> stub_;
 };
 
@@ -230,8 +231,7 @@ public:
     AsyncGrpcClient(const Options& options, int seed, Clock::time_point measure_from,
                     Clock::time_point measure_until, std::function<void()> finished)
         : options_(options),
-          stub_(v1::FoxGeeseService::NewStub(grpc::CreateCustomChannel(
-              options.server, grpc::InsecureChannelCredentials(), own_connection()))),
+          stub_(own_stub(options.server)),
           rng_(static_cast<unsigned>(seed)),
           measure_from_(measure_from),
           measure_until_(measure_until),
@@ -241,12 +241,6 @@ public:
     ClientTally& tally() { return tally_; }
 
 private:
-    static grpc::ChannelArguments own_connection() {
-        grpc::ChannelArguments args;
-        args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-        return args;
-    }
-
     bool done() const {
         return options_.moves > 0 ? static_cast<int>(tally_.latencies_ms.size()) >= options_.moves
                                   : Clock::now() >= measure_until_;
@@ -328,29 +322,19 @@ private:
 };
 
 // Runs every client on gRPC's callback API until each has finished. The
-// clients are left to the process's exit: the last callback of each may
-// still be returning on a gRPC thread when the tallies are read.
+// clients and the latch are left to the process's exit: the last callback of
+// each may still be returning on a gRPC thread when the tallies are read.
 std::vector<ClientTally> run_async_grpc(const Options& options, Clock::time_point measure_from,
                                         Clock::time_point measure_until) {
-    struct Finish {
-        std::mutex mutex;
-        std::condition_variable all_done;
-        int running = 0;
-    };
-    auto* finish = new Finish;
-    finish->running = options.clients;
+    auto* finished = new std::latch(options.clients);
     std::vector<AsyncGrpcClient*> clients;
     for (int c = 0; c < options.clients; ++c) {
-        clients.push_back(
-            new AsyncGrpcClient(options, 1000 + c, measure_from, measure_until, [finish] {
-                std::lock_guard lock(finish->mutex);
-                if (--finish->running == 0) finish->all_done.notify_all();
-            }));
+        clients.push_back(new AsyncGrpcClient(options, 1000 + c, measure_from, measure_until,
+                                              [finished] { finished->count_down(); }));
     }
     for (AsyncGrpcClient* client : clients)
         client->start();
-    std::unique_lock lock(finish->mutex);
-    finish->all_done.wait(lock, [&] { return finish->running == 0; });
+    finished->wait();
     std::vector<ClientTally> tallies;
     for (AsyncGrpcClient* client : clients)
         tallies.push_back(client->tally());

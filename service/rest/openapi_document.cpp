@@ -174,8 +174,8 @@ std::vector<Reason> reasons_from_comment(const std::string& comment) {
 }
 
 // Reasons the proto's tables do not list: the HTTP layer's (rest_json.h) and
-// INTERNAL. A reason the proto lists keeps the
-// proto's text, except where HTTP answers differently from gRPC.
+// INTERNAL. A reason the proto lists keeps the proto's text, except where
+// HTTP answers differently from gRPC.
 std::vector<Reason> all_reasons(const std::string& service_comment) {
     std::vector<Reason> reasons = reasons_from_comment(service_comment);
     const std::vector<Reason> http_layer = {
