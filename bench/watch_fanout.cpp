@@ -83,6 +83,12 @@ struct Recorder {
     std::map<int, int> arrivals;           // ply -> watchers that got it
     int ready = 0;                // streams that got their snapshot
     int ended = 0;
+    int readers = 0;              // reading watchers: a ply is done when all have it
+
+    // Counts one watcher's arrival of `ply`; true when it was the last one,
+    // so that the main thread is woken once a move, not once a delivery (ten
+    // thousand wake-ups a move cost the watchers' cores as much as reading).
+    bool arrived_locked(int ply) { return ++arrivals[ply] == readers; }
 };
 
 class Watcher : public grpc::ClientReadReactor<v1::WatchGameResponse> {
@@ -97,6 +103,7 @@ public:
     void OnReadDone(bool ok) override {
         if (!ok) return;
         const std::int64_t arrived = now_micros();
+        bool last = false;
         {
             std::lock_guard lock(recorder_.mutex);
             if (event_.has_snapshot()) {
@@ -104,10 +111,10 @@ public:
             } else if (event_.has_move_made()) {
                 recorder_.delays_ms.push_back(
                     static_cast<double>(arrived - micros(event_.move_made().move().time())) / 1000.0);
-                ++recorder_.arrivals[event_.move_made().move().ply()];
+                last = recorder_.arrived_locked(event_.move_made().move().ply());
             }
         }
-        recorder_.changed.notify_all();
+        if (last || event_.has_snapshot()) recorder_.changed.notify_all();
         StartRead(&event_);
     }
     void OnDone(const grpc::Status& status) override {
@@ -216,6 +223,7 @@ int main(int argc, char** argv) {
     const long rss_before = o.watch_pid ? rss_kib(o.watch_pid) : -1;
 
     Recorder recorder;
+    recorder.readers = o.watchers;
     // Separate channels, so the streams spread over several HTTP/2 connections.
     std::vector<std::unique_ptr<v1::FoxGeeseService::Stub>> stubs;
     for (int c = 0; c < o.channels; ++c) {
@@ -231,6 +239,7 @@ int main(int argc, char** argv) {
         ndjson = std::make_unique<foxgeese::bench::NdjsonWatchers>(
             host, port, game_id,
             [&recorder](const foxgeese::bench::NdjsonLine& line) {
+                bool last = false;
                 {
                     std::lock_guard lock(recorder.mutex);
                     if (line.snapshot) {
@@ -238,10 +247,10 @@ int main(int argc, char** argv) {
                     } else if (line.ply > 0) {
                         recorder.ndjson_delays_ms.push_back(
                             static_cast<double>(line.arrived_us - line.move_time_us) / 1000.0);
-                        ++recorder.arrivals[line.ply];
+                        last = recorder.arrived_locked(line.ply);
                     }
                 }
-                recorder.changed.notify_all();
+                if (last || line.snapshot) recorder.changed.notify_all();
             },
             [&recorder](const std::string& why) {
                 {
