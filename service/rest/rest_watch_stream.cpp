@@ -1,6 +1,11 @@
 #include "service/rest/rest_watch_stream.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <cerrno>
+#include <cstdio>
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
@@ -35,7 +40,13 @@ RestWatchStream::RestWatchStream(beast::tcp_stream& stream, std::shared_ptr<void
       executor_(stream.get_executor()) {}
 
 void RestWatchStream::deliver(const std::shared_ptr<const WatchEvent>& event) {
-    net::post(executor_, [self = shared_from_this(), event] { self->enqueue(event); });
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    if (idle_ && inbox_.empty()) {
+        send_now_locked(event);
+    } else {
+        to_inbox_locked(Pending{event, {}});
+    }
 }
 
 void RestWatchStream::close(WatchEnd) {
@@ -43,6 +54,80 @@ void RestWatchStream::close(WatchEnd) {
     // client tells the two apart by whether GameEnded came last.
     net::post(executor_, [self = shared_from_this()] { self->end_requested(); });
 }
+
+void RestWatchStream::send_now_locked(const std::shared_ptr<const WatchEvent>& event) {
+    const std::string* line = nullptr;
+    try {
+        line = &ndjson_line(*event);
+    } catch (const std::exception&) {
+        // The strand renders it again, and ends the stream if that fails too.
+        to_inbox_locked(Pending{event, {}});
+        return;
+    }
+    char size_line[24];
+    const int size_length = std::snprintf(size_line, sizeof size_line, "%zx\r\n", line->size());
+    static constexpr char kCrlf[] = "\r\n";
+    iovec parts[3] = {{size_line, static_cast<std::size_t>(size_length)},
+                      {const_cast<char*>(line->data()), line->size()},
+                      {const_cast<char*>(kCrlf), 2}};
+    msghdr message{};
+    message.msg_iov = parts;
+    message.msg_iovlen = 3;
+    const std::size_t total = static_cast<std::size_t>(size_length) + line->size() + 2;
+    ssize_t sent;
+    do {
+        sent = ::sendmsg(stream_.socket().native_handle(), &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    if (sent == static_cast<ssize_t>(total)) {
+        events_sent_.fetch_add(1, std::memory_order_relaxed);
+        note_sent(total);
+        metrics_.watch_events_sent.add({"http"});
+        return;
+    }
+    if (sent <= 0) {
+        // A full socket buffer, or a client that is gone: the strand's write
+        // waits (with the write timeout) or fails and ends the stream.
+        to_inbox_locked(Pending{event, {}});
+        return;
+    }
+    note_sent(static_cast<std::size_t>(sent));
+    std::string chunk;
+    chunk.reserve(total);
+    chunk.append(size_line, static_cast<std::size_t>(size_length)).append(*line).append(kCrlf, 2);
+    to_inbox_locked(Pending{event, chunk.substr(static_cast<std::size_t>(sent))});
+}
+
+void RestWatchStream::to_inbox_locked(Pending pending) {
+    idle_ = false;
+    if (inbox_.size() >= max_queued_) {
+        overflowed_ = true;
+        inbox_.clear();
+    } else {
+        inbox_.push_back(std::move(pending));
+    }
+    if (drain_posted_) return;
+    drain_posted_ = true;
+    net::post(executor_, [self = shared_from_this()] {
+        {
+            std::lock_guard lock(self->mutex_);
+            self->drain_posted_ = false;
+        }
+        self->pump();
+    });
+}
+
+void RestWatchStream::note_sent(std::size_t bytes) {
+    bytes_sent_.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+void RestWatchStream::stop_direct_sends() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    idle_ = false;
+    inbox_.clear();
+}
+
+void RestWatchStream::socket_closing() { stop_direct_sends(); }
 
 void RestWatchStream::start(std::shared_ptr<WatchHub::Subscription> subscription, Header header,
                             Done done) {
@@ -71,25 +156,6 @@ void RestWatchStream::finish() {
     end_requested();
 }
 
-void RestWatchStream::enqueue(const std::shared_ptr<const WatchEvent>& event) {
-    if (done_ || ending_) return;
-    if (queue_.size() >= max_queued_) {
-        // The client reads slower than the game moves; it can resume with
-        // from_ply, which beats holding an unbounded backlog here.
-        abort();
-        return;
-    }
-    try {
-        ndjson_line(*event);  // rendered now, so that a failure ends the stream here
-        queue_.push_back(event);
-    } catch (const std::exception& e) {
-        spdlog::error("http watch: {}", e.what());
-        abort();
-        return;
-    }
-    pump();
-}
-
 void RestWatchStream::end_requested() {
     if (done_) return;
     ending_ = true;
@@ -97,21 +163,47 @@ void RestWatchStream::end_requested() {
 }
 
 void RestWatchStream::pump() {
-    if (!started_ || writing_ || done_) return;
+    if (done_) return;
+    bool overflow = false;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& pending : inbox_)
+            queue_.push_back(std::move(pending));
+        inbox_.clear();
+        // The client reads slower than the game moves; it can resume with
+        // from_ply, which beats holding an unbounded backlog here.
+        overflow = overflowed_ || queue_.size() > max_queued_;
+        idle_ = started_ && !writing_ && !overflow && !closed_ && queue_.empty() && !ending_;
+    }
+    if (overflow) return abort();
+    if (!started_ || writing_) return;
     if (!queue_.empty()) {
         current_ = std::move(queue_.front());
         queue_.pop_front();
+        net::const_buffer bytes;
+        if (current_.rest.empty()) {
+            try {
+                bytes = net::buffer(ndjson_line(*current_.event));
+            } catch (const std::exception& e) {
+                spdlog::error("http watch: {}", e.what());
+                return abort();
+            }
+        }
         writing_ = true;
         stream_.expires_after(write_timeout_);
-        net::async_write(stream_, http::make_chunk(net::buffer(ndjson_line(*current_))),
-                         [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-                             if (!ec) {
-                                 self->metrics_.watch_events_sent.add({"http"});
-                                 ++self->events_sent_;
-                                 self->bytes_sent_ += n;
-                             }
-                             self->on_written(ec, false);
-                         });
+        auto written = [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+            if (!ec) {
+                self->metrics_.watch_events_sent.add({"http"});
+                self->events_sent_.fetch_add(1, std::memory_order_relaxed);
+                self->note_sent(n);
+            }
+            self->on_written(ec, false);
+        };
+        if (current_.rest.empty()) {
+            net::async_write(stream_, http::make_chunk(bytes), std::move(written));
+        } else {
+            net::async_write(stream_, net::buffer(current_.rest), std::move(written));
+        }
     } else if (ending_) {
         writing_ = true;
         stream_.expires_after(write_timeout_);
@@ -157,12 +249,15 @@ void RestWatchStream::watch_for_disconnect() {
 
 void RestWatchStream::abort() {
     if (done_) return;
+    stop_direct_sends();
     unsubscribe();
     queue_.clear();
     complete(false);
 }
 
 void RestWatchStream::complete(bool clean) {
+    // The done callback closes the socket: no send from the hub after this.
+    stop_direct_sends();
     done_ = true;
     if (!done_callback_) return;  // not started yet: start() reports it
     Done done = std::move(done_callback_);

@@ -44,7 +44,7 @@ struct WatchEvent {
 };
 
 // The hub calls these from its own threads, under a game's lock: they must
-// queue and return without blocking. After close() the hub calls nothing
+// queue (or send without waiting) and return without blocking. After close() the hub calls nothing
 // more.
 class WatchSink {
   public:

@@ -44,8 +44,12 @@ bool HttpReply::has_header(const std::string& name) const {
     return headers.count(lowercase(name)) > 0;
 }
 
-HttpClient::HttpClient(int port, std::chrono::milliseconds timeout)
+HttpClient::HttpClient(int port, std::chrono::milliseconds timeout, int receive_buffer_bytes)
     : stream_(ioc_), timeout_(timeout), port_(port) {
+    if (receive_buffer_bytes > 0) {
+        stream_.socket().open(tcp::v4());
+        stream_.socket().set_option(net::socket_base::receive_buffer_size(receive_buffer_bytes));
+    }
     stream_.connect(
         tcp::endpoint(net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
     stream_.socket().set_option(tcp::no_delay(true));

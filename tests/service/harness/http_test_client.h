@@ -33,7 +33,10 @@ struct HttpReply {
 // closes it.
 class HttpClient {
   public:
-    explicit HttpClient(int port, std::chrono::milliseconds timeout = std::chrono::seconds(20));
+    // A receive_buffer_bytes above 0 sets the socket's receive buffer before
+    // it connects (a small one makes the server's sends to it fill up).
+    explicit HttpClient(int port, std::chrono::milliseconds timeout = std::chrono::seconds(20),
+                        int receive_buffer_bytes = 0);
     ~HttpClient();
 
     // Sends a request; adds Host, and Content-Length for a body.

@@ -23,8 +23,9 @@ using RestWatch = RestTest;
 // One watch stream opened over REST.
 class Watch {
   public:
-    Watch(int port, const std::string& target, std::map<std::string, std::string> headers = {})
-        : client_(port) {
+    Watch(int port, const std::string& target, std::map<std::string, std::string> headers = {},
+          int receive_buffer_bytes = 0)
+        : client_(port, std::chrono::seconds(20), receive_buffer_bytes) {
         client_.send("GET", target, "", headers);
         header_ = client_.read_header();
     }
@@ -231,6 +232,53 @@ TEST_F(RestWatch, EveryWatcherGetsEveryMove) {
         EXPECT_EQ(first->move_made().move().ply(), 1);
         EXPECT_EQ(second->move_made().move().ply(), 2);
     }
+}
+
+// Most events go out in one send from the hub's thread; one that does not fit
+// in the socket's buffers is finished by the connection's own writes, and
+// the events after it wait their turn. A reader that falls behind for a
+// while and then catches up gets every line whole and in order, and the
+// server counts each event once.
+TEST_F(RestWatch, AReaderThatFallsBehindGetsEveryLineWholeAndInOrder) {
+    http_options().watch_send_buffer_bytes = 4096;
+    restart_http();
+    const SeatedGame game = start_game();
+    const auto sent_before = [&] {
+        return server().metrics().watch_events_sent.value({"http"});
+    };
+    const double counted_before = sent_before();
+    Watch watch(port(), "/v1/games/" + game.id + ":watch", {}, 1024);
+    ASSERT_EQ(watch.header().status, 200);
+    int lines = 0;
+    ASSERT_TRUE(watch.next());
+    ++lines;
+    ASSERT_TRUE(watchers_become(server().hub(), 1));
+    // Thirty moves unread: far more than the two small buffers hold, far
+    // fewer than the stream's queue limit.
+    constexpr int kMoves = 30;
+    for (int ply = 1; ply <= kMoves; ++ply) {
+        const Reply<v1::GetGameResponse> now = grpc().get(game.id);
+        ASSERT_TRUE(IsOk(now));
+        ASSERT_EQ(now->game().state(), v1::GAME_STATE_ACTIVE);
+        const bool fox = now->game().side_to_move() == v1::SIDE_FOX;
+        ASSERT_TRUE(IsOk(grpc().move(game.id, now->game().legal_moves(0),
+                                     fox ? game.fox_token : game.geese_token)));
+    }
+    for (int ply = 1; ply <= kMoves;) {
+        const auto event = watch.next();
+        ASSERT_TRUE(event) << "the stream ended before ply " << ply;
+        ++lines;
+        if (!event->has_move_made()) continue;
+        EXPECT_EQ(event->move_made().move().ply(), ply);
+        EXPECT_EQ(event->move_made().game().ply(), ply);
+        ++ply;
+    }
+    EXPECT_EQ(server().hub().active_watchers(), 1);
+    // Every line received was counted as sent, once: at most one more (a
+    // presence change the hub may send meanwhile) than the lines read.
+    const double counted = sent_before() - counted_before;
+    EXPECT_GE(counted, lines);
+    EXPECT_LE(counted, lines + 1);
 }
 
 // A hub that cuts a stream off when four events wait for it.
