@@ -9,7 +9,11 @@
 # cluster.
 #
 #   bench/growth.sh [--build-dir build-bench] [--games 1000000] [--moves 30]
-#                   [--seconds 10] [--clients 4]
+#                   [--seconds 10] [--clients 4] [--server-flag FLAG]...
+#
+# --server-flag passes a flag to the server (for instance
+# --server-flag=--embedded-buffers-mb=64, the embedded cluster's earlier
+# shared_buffers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +22,7 @@ games=1000000
 moves=30
 seconds=10
 clients=4
+server_flags=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-dir) build="$2"; shift 2 ;;
@@ -25,6 +30,8 @@ while [ $# -gt 0 ]; do
         --moves) moves="$2"; shift 2 ;;
         --seconds) seconds="$2"; shift 2 ;;
         --clients) clients="$2"; shift 2 ;;
+        --server-flag) server_flags+=("$2"); shift 2 ;;
+        --server-flag=*) server_flags+=("${1#--server-flag=}"); shift ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -36,7 +43,7 @@ command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; 
 source bench/server_lib.sh
 bench_start server.log "$build/service/foxgeese-server" --data-dir "$work/pg" \
     --grpc-port 50851 --http-port 58851 --create-per-minute 0 --moves-per-second 0 \
-    --log-level warn
+    --log-level warn "${server_flags[@]}"
 bench_wait_ready 58851
 sql() { psql_as psql -h "$work/pg" -p 5432 -U foxgeese -d foxgeese -qAt "$@"; }
 
