@@ -12,8 +12,7 @@
 #                   [--seconds 10] [--clients 4] [--server-flag FLAG]...
 #
 # --server-flag passes a flag to the server (for instance
-# --server-flag=--embedded-buffers-mb=64, the embedded cluster's earlier
-# shared_buffers).
+# --server-flag=--move-cache-games=0, every move read from the database).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

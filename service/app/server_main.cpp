@@ -39,7 +39,6 @@ int run(const ServerConfig& config) {
     if (url.empty()) {
         EmbeddedPostgresOptions options;
         options.data_dir = config.data_dir;
-        options.shared_buffers_mb = config.embedded_buffers_mb;
         embedded = EmbeddedPostgres::start(options);
         url = embedded->url();
         spdlog::info("no database URL given: running an embedded PostgreSQL in {} (socket {})",

@@ -108,12 +108,6 @@ const std::vector<Option>& options() {
              if (v.empty()) bad_value(source, v, "must not be empty");
              c.data_dir = v;
          }},
-        {"--embedded-buffers-mb", "FOXGEESE_EMBEDDED_BUFFERS_MB", "MIB",
-         "the embedded PostgreSQL's shared_buffers in MiB (16..65536)",
-         [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.embedded_buffers_mb =
-                 static_cast<int>(parse_integer(source, v, 16, 65536, "a size in MiB"));
-         }},
         {"--grpc-port", "FOXGEESE_GRPC_PORT", "PORT", "gRPC port (1..65535)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.grpc_port = parse_port(source, v);
@@ -276,7 +270,6 @@ std::string default_text(const Option& option) {
     const std::string_view flag = option.flag;
     if (flag == "--database-url") return "(empty: embedded)";
     if (flag == "--data-dir") return defaults.data_dir;
-    if (flag == "--embedded-buffers-mb") return std::to_string(defaults.embedded_buffers_mb);
     if (flag == "--grpc-port") return std::to_string(defaults.grpc_port);
     if (flag == "--http-port") return std::to_string(defaults.http_port);
     if (flag == "--listen-address") return defaults.listen_address;
@@ -550,8 +543,7 @@ std::string endpoint(const std::string& address, int port) {
 std::string describe_config(const ServerConfig& config) {
     std::string text = "command=" + to_string(config.command);
     if (config.database_url.empty()) {
-        text += " database=embedded data_dir=" + config.data_dir +
-                " embedded_buffers_mb=" + std::to_string(config.embedded_buffers_mb);
+        text += " database=embedded data_dir=" + config.data_dir;
     } else {
         text += " database_url=" + redact_database_url(config.database_url);
     }

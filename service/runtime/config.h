@@ -24,8 +24,6 @@ struct ServerConfig {
     // Empty: run the embedded PostgreSQL in data_dir.
     std::string database_url;
     std::string data_dir;
-    // The embedded cluster's shared_buffers, in MiB.
-    int embedded_buffers_mb = 256;
     std::uint16_t grpc_port = 50051;
     std::uint16_t http_port = 8080;
     std::string listen_address = "0.0.0.0";

@@ -470,7 +470,7 @@ void run_initdb(const fs::path& bin_dir, const fs::path& data_dir, const RunAs& 
 }
 
 void run_pg_ctl_start(const fs::path& bin_dir, const fs::path& data_dir, const fs::path& socket_dir,
-                      int port, int shared_buffers_mb, const RunAs& as) {
+                      int port, const RunAs& as) {
     // No TCP at all; the socket is the only door and only its owner (and root) may use it.
     const std::vector<std::pair<std::string, std::string>> settings = {
         {"listen_addresses", ""},
@@ -478,7 +478,7 @@ void run_pg_ctl_start(const fs::path& bin_dir, const fs::path& data_dir, const f
         {"unix_socket_permissions", "0700"},
         {"port", std::to_string(port)},
         {"fsync", "on"},
-        {"shared_buffers", std::to_string(shared_buffers_mb) + "MB"},
+        {"shared_buffers", "64MB"},
         {"max_connections", "200"},
     };
     std::string options;
@@ -622,8 +622,7 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
                      clean_data_dir.string(), setup.socket_dir.string(),
                      as.switch_user ? ", as user " + as.name : "");
         try {
-            run_pg_ctl_start(bin_dir, clean_data_dir, setup.socket_dir, setup.port,
-                             options.shared_buffers_mb, as);
+            run_pg_ctl_start(bin_dir, clean_data_dir, setup.socket_dir, setup.port, as);
         } catch (...) {
             if (made_temp) remove_socket_dir(setup.socket_dir);
             throw;

@@ -17,9 +17,6 @@ struct EmbeddedPostgresOptions {
     std::string database = "foxgeese";
     // Only names the socket file (.s.PGSQL.<port>); nothing listens on TCP.
     int port = 5432;
-    // shared_buffers in MiB: PostgreSQL's own cache. Random reads of a hot set
-    // larger than it go to the kernel's cache, a system call per page.
-    int shared_buffers_mb = 256;
     bool keep_running_on_destroy = false;
 };
 

@@ -107,8 +107,6 @@ std::vector<FlagCase> flag_cases() {
          [](const ServerConfig& c) { return c.database_url; }},
         {"--data-dir", "FOXGEESE_DATA_DIR", "/srv/one", "/srv/two",
          [](const ServerConfig& c) { return c.data_dir; }},
-        {"--embedded-buffers-mb", "FOXGEESE_EMBEDDED_BUFFERS_MB", "16", "65536",
-         [](const ServerConfig& c) { return std::to_string(c.embedded_buffers_mb); }},
         {"--grpc-port", "FOXGEESE_GRPC_PORT", "1", "65535",
          [](const ServerConfig& c) { return std::to_string(c.grpc_port); }},
         {"--http-port", "FOXGEESE_HTTP_PORT", "80", "9090",
@@ -239,8 +237,6 @@ TEST(ConfigTest, BadValuesNameTheFlagAndTheValue) {
         {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "65", "(0..64)"},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "-1", "(0..1000000)"},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "1000001", "(0..1000000)"},
-        {"--embedded-buffers-mb", "FOXGEESE_EMBEDDED_BUFFERS_MB", "15", "(16..65536)"},
-        {"--embedded-buffers-mb", "FOXGEESE_EMBEDDED_BUFFERS_MB", "64k", "(16..65536)"},
     };
     for (const BadValue& c : cases) {
         SCOPED_TRACE(c.flag + " " + c.value);
