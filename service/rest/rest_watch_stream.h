@@ -83,7 +83,6 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     void to_inbox_locked(Pending pending);
     void note_sent(std::size_t bytes);
     void stop_direct_sends();
-    void enqueue(Pending pending);
     void end_requested();
     void pump();
     void on_written(boost::beast::error_code ec, bool last);
@@ -101,8 +100,9 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
 
     // Shared between the hub's thread and the strand. idle_ is set only by
     // the strand, when it writes nothing, has nothing queued and the inbox
-    // is empty; a direct send happens only while it is set, and the strand
-    // clears it before it writes or lets the socket close.
+    // is empty; a direct send happens only while it is set. Whatever goes to
+    // the inbox clears it, and so does the strand before it writes or lets
+    // the socket close.
     std::mutex mutex_;
     bool idle_ = false;
     bool overflowed_ = false;  // the inbox outgrew max_queued_: cut the stream
