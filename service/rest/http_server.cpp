@@ -673,7 +673,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
     void close() {
         state_ = State::kClosed;
-        if (watch_) watch_->socket_closing();
+        if (watch_) watch_->stop_direct_sends();
         beast::error_code ignored;
         stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
         stream_.socket().close(ignored);

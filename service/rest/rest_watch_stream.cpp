@@ -79,9 +79,7 @@ void RestWatchStream::send_now_locked(const std::shared_ptr<const WatchEvent>& e
         sent = ::sendmsg(stream_.socket().native_handle(), &message, MSG_DONTWAIT | MSG_NOSIGNAL);
     } while (sent < 0 && errno == EINTR);
     if (sent == static_cast<ssize_t>(total)) {
-        events_sent_.fetch_add(1, std::memory_order_relaxed);
-        note_sent(total);
-        metrics_.watch_events_sent.add({"http"});
+        count_sent(total, true);
         return;
     }
     if (sent <= 0) {
@@ -90,11 +88,12 @@ void RestWatchStream::send_now_locked(const std::shared_ptr<const WatchEvent>& e
         to_inbox_locked(Pending{event, {}});
         return;
     }
-    note_sent(static_cast<std::size_t>(sent));
-    std::string chunk;
-    chunk.reserve(total);
-    chunk.append(size_line, static_cast<std::size_t>(size_length)).append(*line).append(kCrlf, 2);
-    to_inbox_locked(Pending{event, chunk.substr(static_cast<std::size_t>(sent))});
+    count_sent(static_cast<std::size_t>(sent), false);
+    std::string rest;
+    rest.reserve(total);
+    rest.append(size_line, static_cast<std::size_t>(size_length)).append(*line).append(kCrlf, 2);
+    rest.erase(0, static_cast<std::size_t>(sent));
+    to_inbox_locked(Pending{event, std::move(rest)});
 }
 
 void RestWatchStream::to_inbox_locked(Pending pending) {
@@ -116,8 +115,11 @@ void RestWatchStream::to_inbox_locked(Pending pending) {
     });
 }
 
-void RestWatchStream::note_sent(std::size_t bytes) {
+void RestWatchStream::count_sent(std::size_t bytes, bool event_done) {
     bytes_sent_.fetch_add(bytes, std::memory_order_relaxed);
+    if (!event_done) return;
+    events_sent_.fetch_add(1, std::memory_order_relaxed);
+    metrics_.watch_events_sent.add({"http"});
 }
 
 void RestWatchStream::stop_direct_sends() {
@@ -126,8 +128,6 @@ void RestWatchStream::stop_direct_sends() {
     idle_ = false;
     inbox_.clear();
 }
-
-void RestWatchStream::socket_closing() { stop_direct_sends(); }
 
 void RestWatchStream::start(std::shared_ptr<WatchHub::Subscription> subscription, Header header,
                             Done done) {
@@ -192,11 +192,7 @@ void RestWatchStream::pump() {
         writing_ = true;
         stream_.expires_after(write_timeout_);
         auto written = [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-            if (!ec) {
-                self->metrics_.watch_events_sent.add({"http"});
-                self->events_sent_.fetch_add(1, std::memory_order_relaxed);
-                self->note_sent(n);
-            }
+            if (!ec) self->count_sent(n, true);
             self->on_written(ec, false);
         };
         if (current_.rest.empty()) {
@@ -249,7 +245,6 @@ void RestWatchStream::watch_for_disconnect() {
 
 void RestWatchStream::abort() {
     if (done_) return;
-    stop_direct_sends();
     unsubscribe();
     queue_.clear();
     complete(false);

@@ -59,9 +59,10 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     // queued (the server is shutting down).
     void finish();
 
-    // On the strand, before the connection closes its socket for any reason:
-    // the hub's thread writes no more to it.
-    void socket_closing();
+    // On the strand, before the connection closes its socket for any reason
+    // (and by the stream itself when it ends): the hub's thread writes no
+    // more to it.
+    void stop_direct_sends();
 
     // On the strand, for the access log: events written and their bytes on
     // the wire (chunk framing included).
@@ -81,8 +82,9 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     void send_now_locked(const std::shared_ptr<const WatchEvent>& event);
     // Under mutex_: queues `pending` for the strand, which is asked to drain.
     void to_inbox_locked(Pending pending);
-    void note_sent(std::size_t bytes);
-    void stop_direct_sends();
+    // Bytes that reached the socket; `event_done` when they end an event's
+    // chunk (the access log's and the metrics' count of events).
+    void count_sent(std::size_t bytes, bool event_done);
     void end_requested();
     void pump();
     void on_written(boost::beast::error_code ec, bool last);

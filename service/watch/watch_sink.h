@@ -44,8 +44,8 @@ struct WatchEvent {
 };
 
 // The hub calls these from its own threads, under a game's lock: they must
-// queue (or send without waiting) and return without blocking. After close() the hub calls nothing
-// more.
+// queue (or send without waiting) and return without blocking. After close()
+// the hub calls nothing more.
 class WatchSink {
   public:
     virtual ~WatchSink() = default;
