@@ -1,0 +1,281 @@
+#include "forward_solver.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include "movegen.h"
+
+namespace foxgeese {
+namespace {
+
+// A key holds the geese (cross33: 33 bits), the fox's point and the side to
+// move; an entry holds key + 1 (so that 0 is an empty slot) and the result.
+constexpr int kFoxShift = 45;
+constexpr int kSideShift = 52;
+constexpr int kResultShift = 60;
+constexpr std::uint64_t kKeyMask = (std::uint64_t{1} << kResultShift) - 1;
+constexpr std::uint64_t kGeeseMask = (std::uint64_t{1} << kFoxShift) - 1;
+// Slots a position may occupy, from its home slot on.
+constexpr std::uint64_t kWindow = 8;
+
+std::uint64_t raw_key(Bitboard geese, int fox, Side side) {
+    return geese | (static_cast<std::uint64_t>(fox) << kFoxShift) |
+           (static_cast<std::uint64_t>(side == Side::kGeese) << kSideShift);
+}
+
+// Nodes between two looks at the clock and the stop flag.
+constexpr std::uint64_t kCheckInterval = 4096;
+
+// The most geese of the handled configurations: its positions hold any of theirs.
+const Variant& forward_only_rules() {
+    return *Variant::find("standard", VariantOptions{.geese = 17, .geese_sideways = false}).value();
+}
+
+// The table's home slot: the key's bits mixed (a multiply alone would leave
+// the low bits, the index, depending on the geese of the lowest ranks only).
+std::uint64_t home_slot(std::uint64_t key) {
+    key ^= key >> 33;
+    key *= 0xFF51AFD7ED558CCDULL;
+    key ^= key >> 33;
+    key *= 0xC4CEB9FE1A85EC53ULL;
+    return key ^ (key >> 33);
+}
+
+int geese_in_entry(std::uint64_t entry) {
+    return count(((entry & kKeyMask) - 1) & kGeeseMask);
+}
+
+}  // namespace
+
+bool ForwardSolver::handles(const Variant& variant) {
+    return variant.fox_count() == 1 && !variant.geese_sideways() &&
+           !variant.compulsory_capture() && variant.pen() == 0;
+}
+
+ForwardSolver::ForwardSolver(std::size_t megabytes, SearchClock clock)
+    : variant_(forward_only_rules()),
+      clock_(std::move(clock)),
+      reach_(static_cast<std::size_t>(variant_.board().point_count())),
+      mirror_point_(reach_.size()),
+      mirror_bytes_((reach_.size() + 7) / 8) {
+    const Variant& variant = variant_;
+    const Board& board = variant.board();
+    for (int point = 0; point < board.point_count(); ++point) {
+        mirror_point_[point] =
+            board.point_at(board.files() - 1 - board.file_of(point), board.rank_of(point));
+    }
+    for (std::size_t chunk = 0; chunk < mirror_bytes_.size(); ++chunk) {
+        for (int byte = 0; byte < 256; ++byte) {
+            Bitboard image = 0;
+            for (int i = 0; i < 8; ++i) {
+                const int point = static_cast<int>(chunk) * 8 + i;
+                if ((byte >> i & 1) && point < board.point_count()) image |= bit(mirror_point_[point]);
+            }
+            mirror_bytes_[chunk][byte] = image;
+        }
+    }
+    std::size_t slots = 1;
+    while (slots * 2 * sizeof(std::uint64_t) <= megabytes * 1024 * 1024) slots *= 2;
+    table_.assign(slots, 0);
+    index_mask_ = slots - 1;
+    // Points are numbered rank by rank and geese step only to higher ranks,
+    // so every point a goose steps to has been done when its origin comes.
+    for (int point = variant.board().point_count() - 1; point >= 0; --point) {
+        Bitboard reach = bit(point);
+        for (Bitboard to = variant.goose_steps(point); to;) reach |= reach_[pop_lowest(to)];
+        reach_[point] = reach;
+    }
+}
+
+void ForwardSolver::clear() {
+    std::fill(table_.begin(), table_.end(), 0);
+    stats_ = {};
+}
+
+void ForwardSolver::begin(const SolverLimits& limits) {
+    node_limit_ = limits.nodes == 0 ? 0 : stats_.nodes + limits.nodes;
+    deadline_ = limits.time.count() == 0 ? std::chrono::nanoseconds{0} : clock_() + limits.time;
+    stop_ = limits.stop;
+    aborted_ = false;
+}
+
+std::optional<Side> ForwardSolver::verdict(const Position& position) {
+    assert(handles(position.variant()) && count(position.foxes()) == 1);
+    children_.clear();
+    const bool fox = fox_wins(position.geese(), lowest(position.foxes()), position.side_to_move());
+    if (aborted_) return std::nullopt;
+    return fox ? Side::kFox : Side::kGeese;
+}
+
+std::optional<Side> ForwardSolver::solve(const Position& position, const SolverLimits& limits) {
+    begin(limits);
+    return verdict(position);
+}
+
+std::optional<Move> ForwardSolver::winning_move(const Position& position,
+                                                const SolverLimits& limits) {
+    begin(limits);
+    const Side mover = position.side_to_move();
+    if (verdict(position) != mover) return std::nullopt;
+    // The proof went through a winning move, so the table (or a rule that
+    // needs no search) knows one unless a later entry took its slot: look
+    // there first, and search only if it was lost.
+    std::optional<Move> found;
+    for (const bool search : {false, true}) {
+        for_each_legal_move(position, [&](const Move& move) {
+            if (found || aborted_) return;
+            Position after = position;
+            UndoInfo undo;
+            after.make(move, undo);
+            const std::optional<Side> winner = search ? verdict(after) : known(after);
+            if (winner == mover) found = move;
+        });
+        if (found || aborted_) break;
+    }
+    return found;
+}
+
+std::optional<Side> ForwardSolver::known(const Position& position) const {
+    const Bitboard geese = position.geese();
+    const int fox = lowest(position.foxes());
+    if (count(geese) < variant_.fox_side_wins_below() || fox_is_free(geese, fox)) {
+        return Side::kFox;
+    }
+    switch (probe(key_of(geese, fox, position.side_to_move()))) {
+        case 1:
+            return Side::kGeese;
+        case 2:
+            return Side::kFox;
+        default:
+            return std::nullopt;
+    }
+}
+
+bool ForwardSolver::out_of_budget() {
+    if (aborted_) return true;
+    if (node_limit_ != 0 && stats_.nodes >= node_limit_) return aborted_ = true;
+    if (stats_.nodes % kCheckInterval == 0) {
+        if (stop_ && stop_->load(std::memory_order_relaxed)) return aborted_ = true;
+        if (deadline_.count() != 0 && clock_() >= deadline_) return aborted_ = true;
+    }
+    return false;
+}
+
+Bitboard ForwardSolver::mirrored(Bitboard points) const {
+    Bitboard image = 0;
+    for (std::size_t chunk = 0; chunk < mirror_bytes_.size(); ++chunk) {
+        image |= mirror_bytes_[chunk][(points >> (8 * chunk)) & 0xFF];
+    }
+    return image;
+}
+
+std::uint64_t ForwardSolver::key_of(Bitboard geese, int fox, Side side) const {
+    return std::min(raw_key(geese, fox, side),
+                    raw_key(mirrored(geese), mirror_point_[fox], side));
+}
+
+// The fox can step back and forth for ever between two linked points no goose
+// can ever reach, while each goose move uses up some of the geese's finite
+// supply of moves: the geese run out first.
+bool ForwardSolver::fox_is_free(Bitboard geese, int fox) const {
+    Bitboard reach = 0;
+    for (Bitboard g = geese; g;) reach |= reach_[pop_lowest(g)];
+    return !has(reach, fox) && (variant_.board().links_from(fox) & ~reach) != 0;
+}
+
+bool ForwardSolver::fox_wins(Bitboard geese, int fox, Side side) {
+    if (count(geese) < variant_.fox_side_wins_below() || fox_is_free(geese, fox)) return true;
+    const std::uint64_t key = key_of(geese, fox, side);
+    if (const int known = probe(key)) return known == 2;
+    if (out_of_budget()) return false;
+    ++stats_.nodes;
+    const bool win = side == Side::kFox ? fox_wins_with_fox_to_move(geese, fox)
+                                        : fox_wins_with_geese_to_move(geese, fox);
+    // An abandoned search's verdict is a guess: it stays out of the table.
+    if (!aborted_) store(key, win);
+    return win;
+}
+
+bool ForwardSolver::fox_wins_with_fox_to_move(Bitboard geese, int fox) {
+    const Position position(variant_, bit(fox), geese, Side::kFox, 0, 0);
+    const std::size_t first = children_.size();
+    const Board& board = variant_.board();
+    // Different jump paths to the same point over the same geese are one
+    // position: solve it once.
+    for_each_legal_move(position, [&](const Move& move) {
+        const Bitboard after = geese & ~move.captured;
+        for (std::size_t i = first; i < children_.size(); ++i) {
+            if (children_[i].geese == after && children_[i].fox == move.to) return;
+        }
+        // Captures first, then towards the geese's home edge: behind the
+        // geese is where a fox goes free.
+        children_.push_back(
+            Child{after, move.to, count(move.captured) * 100 - board.rank_of(move.to)});
+    });
+    bool win = false;
+    // A won child the table or the free-fox test already knows ends it at once.
+    for (std::size_t i = first; i < children_.size() && !win; ++i) {
+        const Child& c = children_[i];
+        win = count(c.geese) < variant_.fox_side_wins_below() || fox_is_free(c.geese, c.fox) ||
+              probe(key_of(c.geese, c.fox, Side::kGeese)) == 2;
+    }
+    if (!win) {
+        std::sort(children_.begin() + static_cast<std::ptrdiff_t>(first), children_.end(),
+                  [](const Child& a, const Child& b) { return a.order > b.order; });
+        for (std::size_t i = first; i < children_.size() && !win && !aborted_; ++i) {
+            const Child c = children_[i];  // a copy: the recursion may grow the vector
+            win = fox_wins(c.geese, c.fox, Side::kGeese);
+        }
+    }
+    children_.resize(first);
+    return win;  // false also when the fox has no move: it has lost
+}
+
+bool ForwardSolver::fox_wins_with_geese_to_move(Bitboard geese, int fox) {
+    const Position position(variant_, bit(fox), geese, Side::kGeese, 0, 0);
+    const std::size_t first = children_.size();
+    for_each_legal_move(position, [&](const Move& move) {
+        children_.push_back(Child{geese ^ bit(move.from) ^ bit(move.to), fox, 0});
+    });
+    // Geese with no move have lost: `saved` stays false.
+    bool saved = false;
+    for (std::size_t i = first; i < children_.size() && !saved; ++i) {
+        saved = probe(key_of(children_[i].geese, fox, Side::kFox)) == 1;
+    }
+    for (std::size_t i = first; i < children_.size() && !saved && !aborted_; ++i) {
+        saved = !fox_wins(children_[i].geese, fox, Side::kFox);
+    }
+    children_.resize(first);
+    return !saved;
+}
+
+int ForwardSolver::probe(std::uint64_t key) const {
+    std::uint64_t slot = home_slot(key) & index_mask_;
+    for (std::uint64_t i = 0; i < kWindow; ++i, slot = (slot + 1) & index_mask_) {
+        const std::uint64_t entry = table_[slot];
+        if (entry == 0) return 0;
+        if ((entry & kKeyMask) == key + 1) return 1 + static_cast<int>(entry >> kResultShift);
+    }
+    return 0;
+}
+
+void ForwardSolver::store(std::uint64_t key, bool fox_wins) {
+    const std::uint64_t entry = (key + 1) | (static_cast<std::uint64_t>(fox_wins) << kResultShift);
+    std::uint64_t slot = home_slot(key) & index_mask_;
+    std::uint64_t victim = slot;
+    for (std::uint64_t i = 0; i < kWindow; ++i, slot = (slot + 1) & index_mask_) {
+        const std::uint64_t held = table_[slot];
+        if (held == 0) {
+            table_[slot] = entry;
+            ++stats_.stored;
+            return;
+        }
+        if ((held & kKeyMask) == key + 1) return;
+        if (geese_in_entry(held) < geese_in_entry(table_[victim])) victim = slot;
+    }
+    table_[victim] = entry;
+    ++stats_.replaced;
+}
+
+}  // namespace foxgeese
