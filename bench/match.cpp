@@ -39,6 +39,9 @@ baseline-d<N> (the same at fixed depth N).
   --contempt C         the engine levels' contempt (default: each level's own)
   --a-time-ms, --b-time-ms, --a-nodes, --b-nodes, --a-contempt, --b-contempt
                        the same for one player only (time or node odds)
+  --a-exact 0|1, --b-exact 0|1
+                       an engine level with or without the exact solver where it
+                       decides the variant (default: the level's own; level 8 has it)
   --a-weights FILE, --b-weights FILE
                        an engine player's evaluation weights for the variant, as
                        foxgeese-tune prints them ({w1, w2, ...})
@@ -114,6 +117,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
             ok = number(budget_for(flag).nodes);
         } else if (flag == "--contempt" || flag == "--a-contempt" || flag == "--b-contempt") {
             ok = number(budget_for(flag).contempt) && budget_for(flag).contempt >= 0;
+        } else if (flag == "--a-exact" || flag == "--b-exact") {
+            ok = number(budget_for(flag).exact) && budget_for(flag).exact >= 0 &&
+                 budget_for(flag).exact <= 1;
         } else if (flag == "--opening-plies") {
             ok = number(options.opening_plies) && options.opening_plies >= 0;
         } else if (flag == "--max-plies") {
@@ -171,6 +177,7 @@ int run(const Options& options) {
         if (own.time.count() > 0) budget.time = own.time;
         if (own.nodes > 0) budget.nodes = own.nodes;
         if (own.contempt >= 0) budget.contempt = own.contempt;
+        if (own.exact >= 0) budget.exact = own.exact;
         return budget;
     };
     // The players' own random choices get seeds of their own, apart from the openings'.

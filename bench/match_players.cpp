@@ -1,9 +1,11 @@
 #include "match_players.h"
 
 #include <charconv>
+#include <memory>
 
 #include "baseline_player.h"
 #include "engine/bot_level.h"
+#include "engine/forward_solver.h"
 #include "engine/search.h"
 
 namespace foxgeese::bench {
@@ -18,21 +20,35 @@ class EnginePlayer final : public Player {
         if (budget.time.count() > 0) level_.time = budget.time;
         if (budget.nodes > 0) level_.nodes = budget.nodes;
         if (budget.contempt >= 0) level_.contempt = budget.contempt;
+        if (budget.exact >= 0) level_.exact = budget.exact != 0;
     }
     Searcher& searcher() { return searcher_; }
 
     void new_game() override { searcher_.clear(); }
 
     Move choose_move(const Position& pos, const RepetitionHistory& history) override {
-        const SearchResult& result = searcher_.search(pos, history, level_.limits());
-        count_move(result.depth, result.nodes, result.elapsed);
+        SearchLimits limits = level_.limits();
+        if (level_.exact && !solver_ && ForwardSolver::handles(pos.variant())) {
+            solver_ = std::make_unique<ForwardSolver>(kSolverMegabytes);
+        }
+        const auto start = Clock::now();
+        if (const auto move = exact_bot_move(solver_.get(), pos, level_, limits)) {
+            count_move(0, 0, Clock::now() - start);  // no search: the move is proven
+            return *move;
+        }
+        const SearchResult& result = searcher_.search(pos, history, limits);
+        count_move(result.depth, result.nodes, Clock::now() - start);
         return *choose_bot_move(result, level_, pos, seed_);
     }
 
   private:
+    // As the service's bot threads have (BotWorkerOptions::solver_megabytes).
+    static constexpr std::size_t kSolverMegabytes = 64;
+
     BotLevel level_;
     std::uint64_t seed_;
     Searcher searcher_{16};
+    std::unique_ptr<ForwardSolver> solver_;  // the exact levels', in the variants it decides
 };
 
 class BaselineMatchPlayer final : public Player {

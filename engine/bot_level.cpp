@@ -21,14 +21,14 @@ constexpr int kAnyDepth = SearchLimits::kMaxDepth;
 // player a draw is a result thrown away. The ladder in bench/README.md shows
 // how each level fares against the one below it.
 constexpr std::array<BotLevel, kMaxBotLevel> kLevels = {{
-    {1, 1, 0, milliseconds(2000), 4, 40, 400, 15},
-    {2, 2, 0, milliseconds(2000), 4, 30, 300, 15},
-    {3, kAnyDepth, 2'000, milliseconds(2000), 3, 20, 200, 15},
-    {4, kAnyDepth, 8'000, milliseconds(2000), 3, 12, 120, 15},
-    {5, kAnyDepth, 30'000, milliseconds(2000), 2, 8, 80, 15},
-    {6, kAnyDepth, 100'000, milliseconds(2000), 2, 4, 40, 15},
-    {7, kAnyDepth, 400'000, milliseconds(2000), 1, 0, 0, 15},
-    {8, kAnyDepth, 0, milliseconds(1000), 1, 0, 0, 15},
+    {1, 1, 0, milliseconds(2000), 4, 40, 400, 15, false},
+    {2, 2, 0, milliseconds(2000), 4, 30, 300, 15, false},
+    {3, kAnyDepth, 2'000, milliseconds(2000), 3, 20, 200, 15, false},
+    {4, kAnyDepth, 8'000, milliseconds(2000), 3, 12, 120, 15, false},
+    {5, kAnyDepth, 30'000, milliseconds(2000), 2, 8, 80, 15, false},
+    {6, kAnyDepth, 100'000, milliseconds(2000), 2, 4, 40, 15, false},
+    {7, kAnyDepth, 400'000, milliseconds(2000), 1, 0, 0, 15, false},
+    {8, kAnyDepth, 0, milliseconds(1000), 1, 0, 0, 15, true},
 }};
 
 }  // namespace
@@ -70,11 +70,27 @@ std::optional<Move> choose_bot_move(const SearchResult& result, const BotLevel& 
     return *alternatives[zobrist::splitmix64(state) % found];
 }
 
+std::optional<Move> exact_bot_move(ForwardSolver* solver, const Position& pos,
+                                   const BotLevel& level, SearchLimits& limits) {
+    if (!level.exact || !solver || !ForwardSolver::handles(pos.variant()) ||
+        limits.time.count() == 0) {
+        return std::nullopt;
+    }
+    // The search keeps the other half whatever the solver used, so the whole
+    // stays within the level's time.
+    const std::chrono::nanoseconds share = limits.time / 2;
+    std::optional<Move> move = solver->winning_move(pos, {.time = share, .stop = limits.stop});
+    limits.time -= share;
+    return move;
+}
+
 std::optional<Move> play_bot_move(Searcher& searcher, const Position& pos,
                                   const RepetitionHistory& history, const BotLevel& level,
-                                  std::uint64_t seed, const std::atomic<bool>* stop) {
+                                  std::uint64_t seed, const std::atomic<bool>* stop,
+                                  ForwardSolver* solver) {
     SearchLimits limits = level.limits();
     limits.stop = stop;
+    if (auto move = exact_bot_move(solver, pos, level, limits)) return move;
     return choose_bot_move(searcher.search(pos, history, limits), level, pos, seed);
 }
 

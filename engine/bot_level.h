@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "forward_solver.h"
 #include "move.h"
 #include "position.h"
 #include "repetition_history.h"
@@ -30,6 +31,9 @@ struct BotLevel {
     int blunder_percent;             // chance of playing an alternative
     Score max_blunder_loss;          // how much worse than the best an alternative may be
     Score contempt;                  // see SearchLimits: a bot plays on rather than repeat
+    // Where a ForwardSolver decides the variant, half of the time goes to it
+    // first, and a move it proves winning is played without a search.
+    bool exact;
 
     SearchLimits limits() const;
 };
@@ -43,9 +47,18 @@ const BotLevel& bot_level(int level);
 std::optional<Move> choose_bot_move(const SearchResult& result, const BotLevel& level,
                                     const Position& pos, std::uint64_t seed);
 
-// Searches and chooses in one call, as the service does for a bot's turn.
+// The exact levels' first step (see BotLevel::exact): a move `solver` proves
+// winning within half of `limits.time`, or nothing, and then `limits.time` is
+// cut to the half left for the search. Does nothing without a solver or
+// where it does not decide the variant.
+std::optional<Move> exact_bot_move(ForwardSolver* solver, const Position& pos,
+                                   const BotLevel& level, SearchLimits& limits);
+
+// Searches and chooses in one call, as the service does for a bot's turn;
+// `solver`, if given, serves the exact levels (see BotLevel::exact).
 std::optional<Move> play_bot_move(Searcher& searcher, const Position& pos,
                                   const RepetitionHistory& history, const BotLevel& level,
-                                  std::uint64_t seed, const std::atomic<bool>* stop = nullptr);
+                                  std::uint64_t seed, const std::atomic<bool>* stop = nullptr,
+                                  ForwardSolver* solver = nullptr);
 
 }  // namespace foxgeese

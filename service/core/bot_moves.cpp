@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "engine/bot_level.h"
 #include "engine/notation.h"
@@ -96,8 +97,10 @@ void BotWorker::wake() {
 }
 
 void BotWorker::run_thread() {
-    // One searcher per thread, built once: searching allocates nothing.
+    // One searcher per thread, built once: searching allocates nothing. The
+    // solver comes with the first bot move of a variant it decides.
     Searcher searcher(options_.table_megabytes);
+    std::unique_ptr<ForwardSolver> solver;
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         // A wake-up that comes while this thread looks is not lost.
@@ -105,7 +108,7 @@ void BotWorker::run_thread() {
         lock.unlock();
         bool played = false;
         try {
-            played = play_one(searcher);
+            played = play_one(searcher, solver);
         } catch (const std::exception& e) {
             spdlog::warn("bot: {}", e.what());
         }
@@ -150,7 +153,7 @@ void BotWorker::renew_loop() {
     }
 }
 
-bool BotWorker::play_one(Searcher& searcher) {
+bool BotWorker::play_one(Searcher& searcher, std::unique_ptr<ForwardSolver>& solver) {
     const std::int64_t now = clock_.now_us();
     const std::int64_t lease_us =
         std::chrono::duration_cast<std::chrono::microseconds>(options_.lease).count();
@@ -173,7 +176,7 @@ bool BotWorker::play_one(Searcher& searcher) {
     for (int most = most_running_.load(); running > most;)
         if (most_running_.compare_exchange_weak(most, running)) break;
     try {
-        think_and_move(searcher, flight);
+        think_and_move(searcher, solver, flight);
     } catch (const std::exception& e) {
         spdlog::warn("bot: game {}: {}", flight.claim.game_id, e.what());
     }
@@ -195,7 +198,8 @@ bool BotWorker::play_one(Searcher& searcher) {
     return true;
 }
 
-void BotWorker::think_and_move(Searcher& searcher, InFlight& flight) {
+void BotWorker::think_and_move(Searcher& searcher, std::unique_ptr<ForwardSolver>& solver,
+                               InFlight& flight) {
     const storage::BotClaim& claim = flight.claim;
     const std::optional<storage::MoveContext> ctx = store_.load_move_context(claim.game_id, "");
     if (!ctx || ctx->game.ply != claim.ply || !is_bot_turn(ctx->game)) return;
@@ -208,10 +212,16 @@ void BotWorker::think_and_move(Searcher& searcher, InFlight& flight) {
 
     if (options_.think_delay.count() > 0) test_delay(flight, options_.think_delay);
     if (flight.lost) return;
+    if (level.exact && !solver && options_.solver_megabytes > 0 && ForwardSolver::handles(variant)) {
+        solver = std::make_unique<ForwardSolver>(options_.solver_megabytes);
+    }
     // A fresh table: the move depends on the game alone, on every replica.
+    // The solver keeps its table across games: it holds only proven results,
+    // so what it remembers changes how soon it proves a win, never whether
+    // the move it plays wins.
     searcher.clear();
-    const std::optional<Move> move =
-        play_bot_move(searcher, pos, history, level, bot_seed(g.game_id), &flight.lost);
+    const std::optional<Move> move = play_bot_move(searcher, pos, history, level,
+                                                   bot_seed(g.game_id), &flight.lost, solver.get());
     if (!move || flight.lost) return;
 
     const std::string notation = format_move(pos.board(), *move);

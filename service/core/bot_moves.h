@@ -27,11 +27,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "engine/forward_solver.h"
 #include "engine/search.h"
 #include "service/core/clock.h"
 #include "service/core/game_service.h"
@@ -53,6 +55,9 @@ struct BotWorkerOptions {
     std::chrono::milliseconds think_delay{0};
     // Each searcher's transposition table.
     std::size_t table_megabytes = 16;
+    // Each thread's exact solver table, for the levels that use one in the
+    // variants it decides (engine/forward_solver.h); 0 for none.
+    std::size_t solver_megabytes = 64;
 };
 
 // How long the bot may search at `now_us`: its level's budget, and never
@@ -100,8 +105,9 @@ class BotWorker {
     void run_thread();
     void renew_loop();
     // Claims one owed move and plays it; false when none is owed.
-    bool play_one(Searcher& searcher);
-    void think_and_move(Searcher& searcher, InFlight& flight);
+    bool play_one(Searcher& searcher, std::unique_ptr<ForwardSolver>& solver);
+    void think_and_move(Searcher& searcher, std::unique_ptr<ForwardSolver>& solver,
+                        InFlight& flight);
     // Waits `delay`, or less if the claim is lost or the worker stops.
     void test_delay(const InFlight& flight, std::chrono::milliseconds delay);
 

@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "engine/forward_solver.h"
 #include "engine/move_key.h"
 #include "engine/movegen.h"
 #include "test_positions.h"
@@ -117,6 +118,62 @@ TEST(BotLevel, PlaysALegalMoveAtEveryLevel) {
         for_each_legal_move(pos, [&](const Move& m) { legal = legal || m == *move; });
         EXPECT_TRUE(legal) << "level " << level;
     }
+}
+
+TEST(BotLevel, OnlyLevelEightTakesTheExactSolversMove) {
+    EXPECT_TRUE(bot_level(8).exact);
+    for (int level = kMinBotLevel; level < kMaxBotLevel; ++level) EXPECT_FALSE(bot_level(level).exact);
+}
+
+TEST(BotLevel, TheExactStepPlaysAProvenWinWithinHalfTheTime) {
+    const Variant& forward_only =
+        variant_named("standard", VariantOptions{.geese = 13, .geese_sideways = false});
+    // The geese shut the fox in on d7 with f4-f5 (or win more slowly).
+    const Position pos = position_from_code(forward_only, "GFG/GGG/1G1G3/5G1/7/3/3 g 0 20");
+    ForwardSolver solver(1);
+    SearchLimits limits = bot_level(8).limits();
+    ASSERT_EQ(limits.time, std::chrono::milliseconds(1000));
+    const std::optional<Move> move = exact_bot_move(&solver, pos, bot_level(8), limits);
+    ASSERT_TRUE(move.has_value());
+    Position after = pos;
+    UndoInfo undo;
+    after.make(*move, undo);
+    EXPECT_EQ(solver.solve(after), Side::kGeese);
+    EXPECT_EQ(limits.time, std::chrono::milliseconds(500));
+
+    // Through play_bot_move too.
+    RepetitionHistory history;
+    history.record(pos);
+    Searcher searcher(1);
+    EXPECT_EQ(play_bot_move(searcher, pos, history, bot_level(8), 1, nullptr, &solver), move);
+}
+
+TEST(BotLevel, TheExactStepLeavesTheSearchAloneWhereItCannotHelp) {
+    ForwardSolver solver(1);
+    const BotLevel& full = bot_level(8);
+    auto untouched = [&](const Position& pos, const BotLevel& level, ForwardSolver* with) {
+        SearchLimits limits = level.limits();
+        const auto time = limits.time;
+        const bool none = !exact_bot_move(with, pos, level, limits).has_value();
+        return none && limits.time == time;
+    };
+    const Position shut_in = position_from_code(
+        variant_named("standard", VariantOptions{.geese = 13, .geese_sideways = false}),
+        "GFG/GGG/1G1G3/5G1/7/3/3 g 0 20");
+    EXPECT_TRUE(untouched(shut_in, full, nullptr));         // no solver
+    EXPECT_TRUE(untouched(shut_in, bot_level(7), &solver));  // a level without it
+    EXPECT_TRUE(untouched(Position(variant_named("big_cross")), full, &solver));
+    EXPECT_TRUE(untouched(
+        Position(variant_named("standard", VariantOptions{.geese = 13, .geese_sideways = true})),
+        full, &solver));
+
+    // A lost position has no winning move: the search gets the half left.
+    const Position lost = position_from_code(
+        variant_named("standard", VariantOptions{.geese = 13, .geese_sideways = false}),
+        "3/3/7/7/GGGG3/3/1F1 g 0 20");
+    SearchLimits limits = full.limits();
+    EXPECT_FALSE(exact_bot_move(&solver, lost, full, limits).has_value());
+    EXPECT_EQ(limits.time, std::chrono::milliseconds(500));
 }
 
 }  // namespace
