@@ -26,6 +26,10 @@ TEST_F(Abort, EitherSideMayAbortBeforeBothHaveMoved) {
     // Before any move, by the side not to move.
     const SeatedGame a = start_game();
     WatchStream watch(server().grpc_port(), a.id);
+    // The snapshot first: a watch that opened after the abort would see the
+    // ended game in its snapshot, with no GameEnded event to follow.
+    const auto snapshot = watch.next();
+    ASSERT_TRUE(snapshot && snapshot->has_snapshot()) << watch.describe_received();
     const v1::Side to_move = a.game.side_to_move();
     const std::string& other = to_move == v1::SIDE_FOX ? a.geese_token : a.fox_token;
     const Reply<v1::AbortGameResponse> aborted = client().abort(a.id, other);
