@@ -32,13 +32,12 @@ class EnginePlayer final : public Player {
             solver_ = std::make_unique<ForwardSolver>(kSolverMegabytes);
         }
         const auto start = Clock::now();
-        if (const auto move = exact_bot_move(solver_.get(), pos, level_, limits)) {
-            count_move(0, 0, Clock::now() - start);  // no search: the move is proven
-            return *move;
-        }
+        const std::optional<Move> proven = exact_bot_move(solver_.get(), pos, level_, limits);
         const SearchResult& result = searcher_.search(pos, history, limits);
+        const std::optional<Move> move = keep_proven_win(
+            solver_.get(), pos, limits, proven, choose_bot_move(result, level_, pos, seed_));
         count_move(result.depth, result.nodes, Clock::now() - start);
-        return *choose_bot_move(result, level_, pos, seed_);
+        return *move;
     }
 
   private:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "game_status.h"
 #include "zobrist.h"
 
 namespace foxgeese {
@@ -81,7 +82,26 @@ std::optional<Move> exact_bot_move(ForwardSolver* solver, const Position& pos,
     const std::chrono::nanoseconds share = limits.time / 2;
     std::optional<Move> move = solver->winning_move(pos, {.time = share, .stop = limits.stop});
     limits.time -= share;
+    // A fifth of the rest is keep_proven_win's, to check the search's move.
+    if (move) limits.time -= limits.time / 5;
     return move;
+}
+
+std::optional<Move> keep_proven_win(ForwardSolver* solver, const Position& pos,
+                                    const SearchLimits& limits, const std::optional<Move>& proven,
+                                    const std::optional<Move>& searched) {
+    if (!proven) return searched;
+    if (!solver || !searched || *searched == *proven) return proven;
+    Position after = pos;
+    UndoInfo undo;
+    after.make(*searched, undo);
+    const Side mover = pos.side_to_move();
+    const GameStatus status = evaluate_status(after, 0);
+    const bool wins =
+        status.over()
+            ? status.outcome == (mover == Side::kFox ? Outcome::kFoxSideWins : Outcome::kGeeseWin)
+            : solver->solve(after, {.time = limits.time / 4, .stop = limits.stop}) == mover;
+    return wins ? searched : proven;
 }
 
 std::optional<Move> play_bot_move(Searcher& searcher, const Position& pos,
@@ -90,8 +110,10 @@ std::optional<Move> play_bot_move(Searcher& searcher, const Position& pos,
                                   ForwardSolver* solver) {
     SearchLimits limits = level.limits();
     limits.stop = stop;
-    if (auto move = exact_bot_move(solver, pos, level, limits)) return move;
-    return choose_bot_move(searcher.search(pos, history, limits), level, pos, seed);
+    const std::optional<Move> proven = exact_bot_move(solver, pos, level, limits);
+    const std::optional<Move> searched =
+        choose_bot_move(searcher.search(pos, history, limits), level, pos, seed);
+    return keep_proven_win(solver, pos, limits, proven, searched);
 }
 
 }  // namespace foxgeese

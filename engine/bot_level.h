@@ -32,7 +32,8 @@ struct BotLevel {
     Score max_blunder_loss;          // how much worse than the best an alternative may be
     Score contempt;                  // see SearchLimits: a bot plays on rather than repeat
     // Where a ForwardSolver decides the variant, half of the time goes to it
-    // first, and a move it proves winning is played without a search.
+    // first; once it proves a win, the search's move is played only if it
+    // wins too (it is the quicker win, the solver's any win).
     bool exact;
 
     SearchLimits limits() const;
@@ -48,11 +49,20 @@ std::optional<Move> choose_bot_move(const SearchResult& result, const BotLevel& 
                                     const Position& pos, std::uint64_t seed);
 
 // The exact levels' first step (see BotLevel::exact): a move `solver` proves
-// winning within half of `limits.time`, or nothing, and then `limits.time` is
-// cut to the half left for the search. Does nothing without a solver or
-// where it does not decide the variant.
+// winning within half of `limits.time`, or nothing. `limits.time` is then cut
+// to the search's share: the half left, or, after a proof, 40% of the whole
+// (a tenth stays for keep_proven_win). Does nothing without a solver or where
+// it does not decide the variant.
 std::optional<Move> exact_bot_move(ForwardSolver* solver, const Position& pos,
                                    const BotLevel& level, SearchLimits& limits);
+
+// The exact levels' last step: the search's move if the solver proved no win
+// or the search's move keeps the win (checked within a quarter of the
+// search's `limits.time`), else the `proven` move. The search aims at the
+// quickest win it sees; the solver's move may win more slowly.
+std::optional<Move> keep_proven_win(ForwardSolver* solver, const Position& pos,
+                                    const SearchLimits& limits, const std::optional<Move>& proven,
+                                    const std::optional<Move>& searched);
 
 // Searches and chooses in one call, as the service does for a bot's turn;
 // `solver`, if given, serves the exact levels (see BotLevel::exact).

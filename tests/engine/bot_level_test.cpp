@@ -6,10 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
+#include <vector>
 
 #include "engine/forward_solver.h"
+#include "engine/game_status.h"
 #include "engine/move_key.h"
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "test_positions.h"
 
 namespace foxgeese {
@@ -139,13 +143,52 @@ TEST(BotLevel, TheExactStepPlaysAProvenWinWithinHalfTheTime) {
     UndoInfo undo;
     after.make(*move, undo);
     EXPECT_EQ(solver.solve(after), Side::kGeese);
-    EXPECT_EQ(limits.time, std::chrono::milliseconds(500));
+    // The search's share once a win is proven: a tenth stays for the check.
+    EXPECT_EQ(limits.time, std::chrono::milliseconds(400));
 
-    // Through play_bot_move too.
+    // Through play_bot_move too: whichever move it plays wins.
     RepetitionHistory history;
     history.record(pos);
     Searcher searcher(1);
-    EXPECT_EQ(play_bot_move(searcher, pos, history, bot_level(8), 1, nullptr, &solver), move);
+    const std::optional<Move> played =
+        play_bot_move(searcher, pos, history, bot_level(8), 1, nullptr, &solver);
+    ASSERT_TRUE(played.has_value());
+    Position then = pos;
+    then.make(*played, undo);
+    EXPECT_EQ(evaluate_status(then, 0).outcome, Outcome::kGeeseWin)
+        << format_move(pos.board(), *played);
+}
+
+TEST(BotLevel, TheSearchsMoveIsPlayedOnlyIfItKeepsTheProvenWin) {
+    const Variant& forward_only =
+        variant_named("standard", VariantOptions{.geese = 13, .geese_sideways = false});
+    int kept = 0;
+    int overruled = 0;
+    // Two geese wins: in the first every geese move wins (some at once), in
+    // the second only e5-e6 does (d5-e6 opens d5 for the fox's jump).
+    for (const char* code : {"GFG/GGG/1G1G3/5G1/7/3/3 g 0 20", "GFG/GG1/GG1GG2/7/7/3/3 g 1 71"}) {
+        const Position pos = position_from_code(forward_only, code);
+        ForwardSolver solver(1);
+        SearchLimits limits = bot_level(8).limits();
+        const std::optional<Move> proven = exact_bot_move(&solver, pos, bot_level(8), limits);
+        ASSERT_TRUE(proven.has_value()) << code;
+        for_each_legal_move(pos, [&](const Move& move) {
+            if (move == *proven) return;
+            Position after = pos;
+            UndoInfo undo;
+            after.make(move, undo);
+            const bool wins = evaluate_status(after, 0).outcome == Outcome::kGeeseWin ||
+                              solver.solve(after) == Side::kGeese;
+            EXPECT_EQ(keep_proven_win(&solver, pos, limits, proven, move), wins ? move : *proven)
+                << code << " " << format_move(pos.board(), move);
+            ++(wins ? kept : overruled);
+        });
+        // Without a proof the search's move stands; without a search, the proof's.
+        EXPECT_EQ(keep_proven_win(&solver, pos, limits, std::nullopt, proven), proven);
+        EXPECT_EQ(keep_proven_win(&solver, pos, limits, proven, std::nullopt), proven);
+    }
+    EXPECT_GT(kept, 0);
+    EXPECT_GT(overruled, 0);
 }
 
 TEST(BotLevel, TheExactStepLeavesTheSearchAloneWhereItCannotHelp) {
