@@ -27,15 +27,11 @@ class EnginePlayer final : public Player {
     void new_game() override { searcher_.clear(); }
 
     Move choose_move(const Position& pos, const RepetitionHistory& history) override {
-        SearchLimits limits = level_.limits();
-        if (level_.exact && !solver_ && ForwardSolver::handles(pos.variant())) {
-            solver_ = std::make_unique<ForwardSolver>(kSolverMegabytes);
-        }
+        make_exact_solver_if_needed(solver_, level_, pos.variant(), kSolverMegabytes);
         const auto start = Clock::now();
-        const std::optional<Move> proven = exact_bot_move(solver_.get(), pos, level_, limits);
-        const SearchResult& result = searcher_.search(pos, history, limits);
-        const std::optional<Move> move = keep_proven_win(
-            solver_.get(), pos, limits, proven, choose_bot_move(result, level_, pos, seed_));
+        const std::optional<Move> move =
+            play_bot_move(searcher_, pos, history, level_, seed_, nullptr, solver_.get());
+        const SearchResult& result = searcher_.last_result();
         count_move(result.depth, result.nodes, Clock::now() - start);
         return *move;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 
 #include "game_status.h"
 #include "zobrist.h"
@@ -71,6 +72,13 @@ std::optional<Move> choose_bot_move(const SearchResult& result, const BotLevel& 
     return *alternatives[zobrist::splitmix64(state) % found];
 }
 
+void make_exact_solver_if_needed(std::unique_ptr<ForwardSolver>& solver, const BotLevel& level,
+                                 const Variant& variant, std::size_t megabytes) {
+    if (level.exact && !solver && megabytes > 0 && ForwardSolver::handles(variant)) {
+        solver = std::make_unique<ForwardSolver>(megabytes);
+    }
+}
+
 std::optional<Move> exact_bot_move(ForwardSolver* solver, const Position& pos,
                                    const BotLevel& level, SearchLimits& limits) {
     if (!level.exact || !solver || !ForwardSolver::handles(pos.variant()) ||
@@ -98,9 +106,8 @@ std::optional<Move> keep_proven_win(ForwardSolver* solver, const Position& pos,
     const Side mover = pos.side_to_move();
     const GameStatus status = evaluate_status(after, 0);
     const bool wins =
-        status.over()
-            ? status.outcome == (mover == Side::kFox ? Outcome::kFoxSideWins : Outcome::kGeeseWin)
-            : solver->solve(after, {.time = limits.time / 4, .stop = limits.stop}) == mover;
+        status.over() ? status.outcome == win_for(mover)
+                      : solver->solve(after, {.time = limits.time / 4, .stop = limits.stop}) == mover;
     return wins ? searched : proven;
 }
 

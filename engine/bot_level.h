@@ -7,7 +7,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "forward_solver.h"
@@ -47,6 +49,12 @@ const BotLevel& bot_level(int level);
 // position decide whether it plays an alternative and which.
 std::optional<Move> choose_bot_move(const SearchResult& result, const BotLevel& level,
                                     const Position& pos, std::uint64_t seed);
+
+// Gives `solver` a table of `megabytes` the first time an exact level plays a
+// variant it decides (0 megabytes: never), so that players that never need
+// one do not pay for its memory.
+void make_exact_solver_if_needed(std::unique_ptr<ForwardSolver>& solver, const BotLevel& level,
+                                 const Variant& variant, std::size_t megabytes);
 
 // The exact levels' first step (see BotLevel::exact): a move `solver` proves
 // winning within half of `limits.time`, or nothing. `limits.time` is then cut

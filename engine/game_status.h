@@ -36,6 +36,11 @@ constexpr int kFiftyMoveQuietPlies = 100;
 // service keeps it in PostgreSQL), so no game is replayed to decide it.
 GameStatus evaluate_status(const Position& pos, int earlier_occurrences);
 
+// The outcome in which `side` wins.
+inline Outcome win_for(Side side) {
+    return side == Side::kFox ? Outcome::kFoxSideWins : Outcome::kGeeseWin;
+}
+
 // Lowercase names used by the command-line tool and the API: "fox_side_wins",
 // "geese_below_threshold", ... (empty for kNone).
 std::string_view outcome_name(Outcome outcome);

@@ -3,10 +3,6 @@
 namespace foxgeese {
 namespace {
 
-Outcome win_for(Side side) {
-    return side == Side::kFox ? Outcome::kFoxSideWins : Outcome::kGeeseWin;
-}
-
 std::string quoted(std::string_view word) {
     return "\"" + std::string(word) + "\"";
 }

@@ -72,6 +72,7 @@ class Searcher::Worker {
 
     const SearchResult& search(const Position& root, const RepetitionHistory& history,
                                const SearchLimits& limits);
+    const SearchResult& result() const { return result_; }
     void clear();
 
     std::array<EvalWeights, 3> weights;
@@ -534,6 +535,10 @@ Searcher::~Searcher() = default;
 const SearchResult& Searcher::search(const Position& root, const RepetitionHistory& history,
                                      const SearchLimits& limits) {
     return worker_->search(root, history, limits);
+}
+
+const SearchResult& Searcher::last_result() const {
+    return worker_->result();
 }
 
 void Searcher::clear() {

@@ -87,6 +87,8 @@ class Searcher {
     // gives the fifty-move rule. The result stays valid until the next search.
     const SearchResult& search(const Position& root, const RepetitionHistory& history,
                                const SearchLimits& limits);
+    // The last search's result (as search() returned it).
+    const SearchResult& last_result() const;
 
     // Forgets the transposition table and the move statistics, so the next
     // search depends on its arguments alone.

@@ -212,9 +212,7 @@ void BotWorker::think_and_move(Searcher& searcher, std::unique_ptr<ForwardSolver
 
     if (options_.think_delay.count() > 0) test_delay(flight, options_.think_delay);
     if (flight.lost) return;
-    if (level.exact && !solver && options_.solver_megabytes > 0 && ForwardSolver::handles(variant)) {
-        solver = std::make_unique<ForwardSolver>(options_.solver_megabytes);
-    }
+    make_exact_solver_if_needed(solver, level, variant, options_.solver_megabytes);
     // A fresh table: the move depends on the game alone, on every replica.
     // The solver keeps its table across games: it holds only proven results,
     // so what it remembers changes how soon it proves a win, never whether
