@@ -55,7 +55,7 @@ ServiceResult<GameService::AnalysisLease> GameService::lease_analysis(const Call
         return analysis_busy("this server runs as many analyses as it allows at once (" +
                              std::to_string(analysis_slots_.limit()) + ")");
     }
-    return AnalysisLease{std::move(address), std::move(replica)};
+    return AnalysisLease{std::move(replica), std::move(address)};
 }
 
 ServiceResult<v1::AnalyzePositionResponse> GameService::analyze_position(

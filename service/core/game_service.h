@@ -179,10 +179,12 @@ class GameService {
         if (bot_turn_listener_) bot_turn_listener_();
     }
     // The places an analysis holds while it runs: one of its client
-    // address's and one of the replica's (analysis_rpcs.cpp).
+    // address's and one of the replica's (analysis_rpcs.cpp). The replica's
+    // is declared first so that it is given back last: once
+    // analyses_running() has dropped, the address's place is free too.
     struct AnalysisLease {
-        std::unique_ptr<ConcurrencyLimiter::Lease> address;
         std::unique_ptr<ConcurrencyLimiter::Lease> replica;
+        std::unique_ptr<ConcurrencyLimiter::Lease> address;
     };
     ServiceResult<AnalysisLease> lease_analysis(const CallContext& call);
     static constexpr const char* kAllAnalyses = "";
