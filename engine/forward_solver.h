@@ -4,11 +4,15 @@
 // twice and the fifty-move rule never applies (every goose move resets it):
 // every position is a win for one side, and a depth-first search over the rest
 // of the game finds which. Solved positions go to a table of fixed size (a
-// lossy one: a full window gives up its entry with the fewest geese, the
+// lossy one: a full bucket gives up its entry with the fewest geese, the
 // cheapest to solve again), so memory is bounded and the answer never depends
-// on what was dropped. A position and its mirror image (files reversed) share
-// one entry. The configurations it handles (13, 15 or 17 geese) differ only
-// in where the geese start, so one solver and its table serve them all.
+// on what was dropped. The table is far larger than the caches and a probe is
+// a miss to memory, which is most of a node's time: a bucket is one cache
+// line, and a position's children are prefetched together before the first
+// is probed, so that their misses overlap. A position and its mirror image
+// (files reversed) share one entry. The configurations it handles (13, 15 or
+// 17 geese) differ only in where the geese start, so one solver and its table
+// serve them all.
 #pragma once
 
 #include <array>
@@ -45,8 +49,8 @@ class ForwardSolver {
     // capture, no pen and no sideways goose steps.
     static bool handles(const Variant& variant);
 
-    // `megabytes` of table (8 bytes a position), allocated here; time limits
-    // read `clock`.
+    // Up to `megabytes` of table (8 bytes a position, 8 to a 64-byte bucket),
+    // allocated here; time limits read `clock`.
     explicit ForwardSolver(std::size_t megabytes, SearchClock clock = steady_search_clock());
 
     // The side that wins `position` (a position of a variant handles()
@@ -68,13 +72,20 @@ class ForwardSolver {
     struct Child {
         Bitboard geese;
         int fox;
-        int order;  // higher is tried first
+        int order;          // higher is tried first
+        std::uint64_t key;  // key_of() the child, with the other side to move
+    };
+    // One cache line of entries (see probe()).
+    static constexpr std::size_t kBucketEntries = 8;
+    struct alignas(64) Bucket {
+        std::array<std::uint64_t, kBucketEntries> entries{};
     };
 
-    bool fox_wins(Bitboard geese, int fox, Side side);
+    bool fox_wins(Bitboard geese, int fox, Side side, std::uint64_t key);
     bool fox_wins_with_fox_to_move(Bitboard geese, int fox);
     bool fox_wins_with_geese_to_move(Bitboard geese, int fox);
     bool fox_is_free(Bitboard geese, int fox) const;
+    int fox_move_order(Bitboard geese_after, int to, int captured) const;
     bool out_of_budget();
     void begin(const SolverLimits& limits);
     std::optional<Side> verdict(const Position& position);
@@ -87,6 +98,10 @@ class ForwardSolver {
     // 0: not in the table, else 1 + (1 if the fox side wins).
     int probe(std::uint64_t key) const;
     void store(std::uint64_t key, bool fox_wins);
+    Bucket& bucket_of(std::uint64_t key);
+    const Bucket& bucket_of(std::uint64_t key) const;
+    // Starts loading the children's buckets from first on.
+    void prefetch_children(std::size_t first) const;
 
     const Variant& variant_;  // standard with 17 geese: the rules every handled one shares
     SearchClock clock_;
@@ -94,8 +109,8 @@ class ForwardSolver {
     std::vector<int> mirror_point_;
     // mirror_bytes_[i][b]: the mirror image of the points 8i..8i+7 in b.
     std::vector<std::array<Bitboard, 256>> mirror_bytes_;
-    std::vector<std::uint64_t> table_;
-    std::uint64_t index_mask_ = 0;
+    std::vector<Bucket> table_;
+    std::uint64_t bucket_mask_ = 0;
     // The children of every position on the current path, one frame after
     // another, so that no position allocates once the stack has grown.
     std::vector<Child> children_;

@@ -269,6 +269,7 @@ int run_analyze(const EngineArgs& args, Io& io) {
     return 0;
 }
 
+#ifdef FOXGEESE_CLIENT_COMMANDS
 // Whether any of the variant flags was given.
 bool any_variant_flag(const CLI::App& command) {
     for (const char* flag : {"--variant", "--geese", "--sideways", "--position", "--divide"}) {
@@ -277,6 +278,7 @@ bool any_variant_flag(const CLI::App& command) {
     }
     return false;
 }
+#endif
 
 }  // namespace
 

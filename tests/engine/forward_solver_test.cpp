@@ -201,6 +201,22 @@ TEST(ForwardSolver, AWinningMoveWinsAndALostSideHasNone) {
     EXPECT_GT(lost, 50);
 }
 
+TEST(ForwardSolver, ATableTooSmallForTheSearchGivesUpEntriesAndAnswersAlike) {
+    // From an engine game: about 240,000 positions to solve. A table of 1 MB
+    // holds 65,536 (8,192 buckets of 8), so it must give entries up, one of
+    // 8 MB half a million.
+    const Position pos = position_from_code(forward_only(13), "G2/G2/GG5/1GF4/G4GG/2G/G1G f 0 38");
+    ForwardSolver roomy(8);
+    ASSERT_EQ(roomy.solve(pos), Side::kFox);
+    ForwardSolver cramped(1);
+    EXPECT_EQ(cramped.solve(pos), Side::kFox);
+    EXPECT_GT(cramped.stats().replaced, 0u);
+    // What it gave up is searched again: more positions, never another answer.
+    EXPECT_GE(cramped.stats().nodes, roomy.stats().nodes);
+    EXPECT_LT(roomy.stats().replaced, cramped.stats().replaced);
+    EXPECT_EQ(cramped.solve(mirror_image(pos)), Side::kFox);
+}
+
 TEST(ForwardSolver, GivesUpAtItsNodeLimitAndKeepsWhatItSolved) {
     // Thirteen geese one move in: far more than a thousand positions to solve.
     const Position start =
