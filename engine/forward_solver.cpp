@@ -223,10 +223,8 @@ bool ForwardSolver::fox_wins_with_fox_to_move(Bitboard geese, int fox) {
         for (std::size_t i = first; i < children_.size(); ++i) {
             if (children_[i].geese == after && children_[i].fox == move.to) return;
         }
-        // The order is put in when it is needed (below), the capture's size
-        // until then.
-        children_.push_back(Child{after, move.to, count(move.captured),
-                                  key_of(after, move.to, Side::kGeese)});
+        // The order is put in below, only if it is needed.
+        children_.push_back(Child{after, move.to, 0, key_of(after, move.to, Side::kGeese)});
     });
     prefetch_children(first);
     bool win = false;
@@ -239,7 +237,7 @@ bool ForwardSolver::fox_wins_with_fox_to_move(Bitboard geese, int fox) {
     if (!win) {
         for (std::size_t i = first; i < children_.size(); ++i) {
             Child& c = children_[i];
-            c.order = fox_move_order(c.geese, c.fox, c.order);
+            c.order = fox_move_order(c.geese, c.fox, count(geese) - count(c.geese));
         }
         std::sort(children_.begin() + static_cast<std::ptrdiff_t>(first), children_.end(),
                   [](const Child& a, const Child& b) { return a.order > b.order; });
