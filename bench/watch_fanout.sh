@@ -5,10 +5,11 @@
 # on B receiving it. With --load-clients N, foxgeese-load plays MakeMove on A
 # at full speed (N clients, their own games) for the whole run, so B's
 # watchers are measured while the database and both servers are busy.
+# --watch-flag FLAG passes FLAG to server B (e.g. --watch-walk-threads=1).
 # Arguments after -- go to foxgeese-watch-fanout (see its header).
 #
 #   bench/watch_fanout.sh [--build-dir build-bench] [--load-clients 0] [--load-transport grpc]
-#                         [--load-flag FLAG]...
+#                         [--load-flag FLAG]... [--watch-flag FLAG]...
 #                         -- --watchers 10000 --ndjson 5000 --stalled 20 --moves 50
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,12 +18,14 @@ build=build-bench
 load_clients=0
 load_transport=grpc
 load_flags=()
+watch_flags=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-dir) build="$2"; shift 2 ;;
         --load-clients) load_clients="$2"; shift 2 ;;
         --load-transport) load_transport="$2"; shift 2 ;;
         --load-flag) load_flags+=("$2"); shift 2 ;;
+        --watch-flag) watch_flags+=("$2"); shift 2 ;;
         --) shift; break ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
@@ -43,7 +46,7 @@ bench_start a.log "$server_bin" --data-dir "$work/pg" --grpc-port 50831 --http-p
 bench_wait_ready 58831
 bench_start b.log "$server_bin" \
     --database-url "postgresql:///foxgeese?host=$work/pg&port=5432&user=foxgeese" \
-    --grpc-port 50832 --http-port 58832 "${limits[@]}"
+    --grpc-port 50832 --http-port 58832 "${limits[@]}" "${watch_flags[@]}"
 watch_pid=$bench_last_pid
 bench_wait_ready 58832
 

@@ -67,6 +67,7 @@ int run(const ServerConfig& config) {
     options.game.opponent_gone = std::chrono::seconds(config.opponent_gone_seconds);
     options.watch.rematch_linger = std::chrono::seconds(config.rematch_linger_seconds);
     options.watch.streams_per_address = config.watch_streams_per_address;
+    options.watch.walk_helpers = config.watch_walk_threads - 1;  // 0 gives -1: one per core
     RateLimitOptions& limits = options.game.limits;
     limits.create_per_address = Rate{config.create_per_minute, std::chrono::seconds(60),
                                      std::max(1, config.create_per_minute / 2)};

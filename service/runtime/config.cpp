@@ -220,6 +220,11 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.watch_streams_per_address = static_cast<int>(parse_integer(source, v, 0, 100000, "a number of streams"));
          }},
+        {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "N",
+         "threads that share the delivery of one event to a game's watchers, the watch hub's own included (0: one per core; ..64)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.watch_walk_threads = static_cast<int>(parse_integer(source, v, 0, 64, "a number of threads"));
+         }},
         {"--trusted-proxy-hops", "FOXGEESE_TRUSTED_PROXY_HOPS", "N",
          "proxies in front that append to X-Forwarded-For (the gateway: 1); 0 limits by the connection's peer (0..10)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
@@ -290,6 +295,7 @@ std::string default_text(const Option& option) {
     if (flag == "--join-per-minute") return std::to_string(defaults.join_per_minute);
     if (flag == "--moves-per-second") return std::to_string(defaults.moves_per_second);
     if (flag == "--watch-streams-per-address") return std::to_string(defaults.watch_streams_per_address);
+    if (flag == "--watch-walk-threads") return "one per core (here " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + ")";
     if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
     if (flag == "--analysis-concurrency") return std::to_string(defaults.analysis_concurrency);
     if (flag == "--analyses-per-address") return std::to_string(defaults.analyses_per_address);
@@ -563,6 +569,7 @@ std::string describe_config(const ServerConfig& config) {
             " join_per_minute=" + std::to_string(config.join_per_minute) +
             " moves_per_second=" + std::to_string(config.moves_per_second) +
             " watch_streams_per_address=" + std::to_string(config.watch_streams_per_address) +
+            " watch_walk_threads=" + std::to_string(config.watch_walk_threads) +
             " trusted_proxy_hops=" + std::to_string(config.trusted_proxy_hops) +
             " analysis_concurrency=" + std::to_string(config.analysis_concurrency) +
             " analyses_per_address=" + std::to_string(config.analyses_per_address) +

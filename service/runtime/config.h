@@ -51,6 +51,9 @@ struct ServerConfig {
     int moves_per_second = 5;
     int watch_streams_per_address = 32;
     int trusted_proxy_hops = 0;
+    // Threads that deliver one event to a game's watchers together (0: as
+    // many as the machine has cores).
+    int watch_walk_threads = 0;
     // AnalyzePosition / AnalyzeGame running at once per replica and per
     // client address (0: no limit per address).
     int analysis_concurrency = 2;

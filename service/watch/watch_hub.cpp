@@ -131,7 +131,10 @@ WatchHub::WatchHub(std::string database_url, storage::PostgresGameStore& store,
       clock_(clock),
       options_(options),
       server_id_(new_game_id()),
-      streams_per_address_(options.streams_per_address, 100'000) {}
+      streams_per_address_(options.streams_per_address, 100'000),
+      walk_(options.walk_helpers >= 0
+                ? options.walk_helpers
+                : std::max(0, static_cast<int>(std::thread::hardware_concurrency()) - 1)) {}
 
 WatchHub::~WatchHub() {
     stop();
@@ -414,7 +417,15 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
     int again = game.pending;
     game.pending = 0;
     const std::int64_t now_us = clock_.now_us();
-    std::vector<std::shared_ptr<Watcher>> done;  // closed by the events below
+    // Each event parsed and shared once, then walked over the watchers.
+    struct Shared {
+        std::int64_t seq;
+        bool ends;
+        bool last;  // a rematch answer is the last thing a finished game has to say
+        std::shared_ptr<const WatchEvent> event;
+    };
+    std::vector<Shared> parsed;
+    parsed.reserve(events.size());
     for (storage::GameEvent& recorded : events) {
         v1::WatchGameResponse message;
         if (!message.ParseFromString(recorded.body)) {
@@ -422,26 +433,53 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
             continue;
         }
         const bool ends = message.has_game_ended();
-        // A rematch answer is the last thing a finished game has to say.
         const bool last = message.has_rematch_answered();
         // The recorded bytes go out as they are: serialized once, at the write.
-        const auto shared =
-            std::make_shared<const WatchEvent>(std::move(message), std::move(recorded.body));
-        for (auto& w : game.watchers) {
-            // Events go out strictly in sequence: a watcher further behind
-            // than this read reaches gets the rest on another pass.
-            if (w->last_seq + 1 != recorded.seq) {
-                if (w->last_seq + 1 < recorded.seq) again |= kEvents;
-                continue;
-            }
-            w->send(shared);
-            w->last_seq = recorded.seq;
-            if (last || (ends && options_.rematch_linger.count() == 0)) {
-                done.push_back(w);
-            } else if (ends) {
-                w->close_at_us = now_us + linger_us();
+        parsed.push_back({recorded.seq, ends, last,
+                          std::make_shared<const WatchEvent>(std::move(message),
+                                                             std::move(recorded.body))});
+    }
+    // The walk in parts (each a contiguous run of watchers, on the pool's
+    // threads), each part with what it found: the watchers its events
+    // closed, and whether one needs events older than this read's.
+    struct Part {
+        std::vector<std::shared_ptr<Watcher>> done;
+        bool behind = false;
+    };
+    const std::size_t count = parsed.empty() ? 0 : game.watchers.size();
+    const std::size_t per_part =
+        static_cast<std::size_t>(std::max(1, options_.watchers_per_walk_part));
+    const int parts = static_cast<int>(
+        std::min<std::size_t>(static_cast<std::size_t>(walk_.helpers()) + 1,
+                              (count + per_part - 1) / per_part));
+    std::vector<Part> results(static_cast<std::size_t>(parts));
+    walk_.run(parts, [&](int index) {
+        const std::size_t i = static_cast<std::size_t>(index);
+        const std::size_t n = static_cast<std::size_t>(parts);
+        Part& part = results[i];
+        for (const Shared& e : parsed) {
+            for (std::size_t k = count * i / n; k < count * (i + 1) / n; ++k) {
+                const std::shared_ptr<Watcher>& w = game.watchers[k];
+                // Events go out strictly in sequence: a watcher further
+                // behind than this read reaches gets the rest on another pass.
+                if (w->last_seq + 1 != e.seq) {
+                    if (w->last_seq + 1 < e.seq) part.behind = true;
+                    continue;
+                }
+                w->send(e.event);
+                w->last_seq = e.seq;
+                if (e.last || (e.ends && options_.rematch_linger.count() == 0)) {
+                    part.done.push_back(w);
+                } else if (e.ends) {
+                    w->close_at_us = now_us + linger_us();
+                }
             }
         }
+    });
+    std::vector<std::shared_ptr<Watcher>> done;  // closed by the events above
+    for (Part& part : results) {
+        if (part.behind) again |= kEvents;
+        done.insert(done.end(), part.done.begin(), part.done.end());
     }
     for (const auto& w : done) {
         w->sink->close(WatchEnd::kGameEnded);

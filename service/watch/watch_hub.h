@@ -29,6 +29,7 @@
 #include "service/core/clock.h"
 #include "service/core/rate_limits.h"
 #include "service/core/service_error.h"
+#include "service/watch/walk_pool.h"
 #include "service/watch/watch_sink.h"
 #include "storage/postgres_game_store.h"
 #include "storage/presence_store.h"
@@ -57,6 +58,12 @@ struct WatchHubOptions {
     // it (its client reads slower than the game moves; it can resume with
     // from_ply), on either transport.
     std::size_t stream_queue_events = 1024;
+    // Threads that share the walk over a game's watchers with the hub's own
+    // (walk_pool.h); -1: one fewer than the machine's cores.
+    int walk_helpers = -1;
+    // A game's watchers are split into parts of at least this many (a part
+    // costs a hand-off to another thread, worth it only for many sends).
+    int watchers_per_walk_part = 256;
 };
 
 class WatchHub {
@@ -149,6 +156,7 @@ class WatchHub {
     const WatchHubOptions options_;
     const std::string server_id_;
     ConcurrencyLimiter streams_per_address_;
+    WalkPool walk_;
 
     // Lock order: mutex_, then a WatchedGame's mutex; queue_mutex_ alone.
     mutable std::mutex mutex_;

@@ -88,6 +88,7 @@ TEST(ConfigTest, DefaultsWithNoFlagsAndNoEnvironment) {
     EXPECT_EQ(config.analysis_concurrency, 2);
     EXPECT_EQ(config.analyses_per_address, 1);
     EXPECT_EQ(config.move_cache_games, 10000);
+    EXPECT_EQ(config.watch_walk_threads, 0);
     EXPECT_FALSE(config.show_help);
     EXPECT_FALSE(config.show_version);
 }
@@ -131,6 +132,8 @@ std::vector<FlagCase> flag_cases() {
          [](const ServerConfig& c) { return std::to_string(c.analyses_per_address); }},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "0", "1000000",
          [](const ServerConfig& c) { return std::to_string(c.move_cache_games); }},
+        {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "1", "64",
+         [](const ServerConfig& c) { return std::to_string(c.watch_walk_threads); }},
     };
 }
 
@@ -237,6 +240,7 @@ TEST(ConfigTest, BadValuesNameTheFlagAndTheValue) {
         {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "65", "(0..64)"},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "-1", "(0..1000000)"},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "1000001", "(0..1000000)"},
+        {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "65", "(0..64)"},
     };
     for (const BadValue& c : cases) {
         SCOPED_TRACE(c.flag + " " + c.value);

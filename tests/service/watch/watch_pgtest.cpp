@@ -853,14 +853,20 @@ TEST_F(WatchShutdown, AReplicaThatShutsDownMarksItsSeatHoldersGoneAtOnce) {
 // ---------------------------------------------------------------------------
 // Fan-out.
 
-using WatchFanOut = WatchReplicas;
+class WatchFanOut : public WatchReplicas {
+  protected:
+    // 200 watchers of one game on replica B (its hub with `watch`), ten moves
+    // and a resignation: each watcher gets every move once, in order, then
+    // GameEnded and the end.
+    void every_watcher_gets_every_move(const service::WatchHubOptions& watch);
+};
 
-TEST_F(WatchFanOut, TwoHundredWatchersOnOneReplicaEachGetEveryMoveInOrder) {
+void WatchFanOut::every_watcher_gets_every_move(const service::WatchHubOptions& watch) {
     constexpr int kWatchers = 200;
     constexpr int kChannels = 8;
     constexpr int kMoves = 10;
     const SeatedGame game = start_game();
-    auto b = start_replica();
+    auto b = start_replica(watch);
     std::vector<std::shared_ptr<grpc::Channel>> channels;
     for (int i = 0; i < kChannels; ++i)
         channels.push_back(new_channel(b->grpc_port()));
@@ -895,6 +901,21 @@ TEST_F(WatchFanOut, TwoHundredWatchersOnOneReplicaEachGetEveryMoveInOrder) {
         ASSERT_TRUE(EndsOk(w)) << "watcher " << i;
     }
     EXPECT_TRUE(eventually([&] { return b->hub().active_watchers() == 0; }));
+}
+
+TEST_F(WatchFanOut, TwoHundredWatchersOnOneReplicaEachGetEveryMoveInOrder) {
+    service::WatchHubOptions one_thread = test_watch_options();
+    one_thread.walk_helpers = 0;
+    every_watcher_gets_every_move(one_thread);
+}
+
+// The walk over the 200 split into parts of 16 on four threads: a watcher's
+// events still arrive once each and in order.
+TEST_F(WatchFanOut, WithTheWalkSplitAcrossThreadsEachWatcherStillGetsEveryMoveInOrder) {
+    service::WatchHubOptions split = test_watch_options();
+    split.walk_helpers = 3;
+    split.watchers_per_walk_part = 16;
+    every_watcher_gets_every_move(split);
 }
 
 // A replica that dies between a move's commit and its announcement (or
