@@ -1,6 +1,7 @@
 #include "forward_solver.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <utility>
 
@@ -10,12 +11,14 @@ namespace foxgeese {
 namespace {
 
 // A key holds the geese (cross33: 33 bits), the fox's point and the side to
-// move; an entry holds key + 1 (so that 0 is an empty slot) and the result.
+// move; an entry holds key + 1 (so that 0 is an empty slot), the size of the
+// search that solved it (see store()) and the result.
 constexpr int kFoxShift = 45;
 constexpr int kSideShift = 52;
+constexpr int kWorkShift = 53;
 constexpr int kResultShift = 60;
-constexpr std::uint64_t kKeyMask = (std::uint64_t{1} << kResultShift) - 1;
-constexpr std::uint64_t kGeeseMask = (std::uint64_t{1} << kFoxShift) - 1;
+constexpr std::uint64_t kKeyMask = (std::uint64_t{1} << kWorkShift) - 1;
+constexpr std::uint64_t kWorkMask = 0x3F;  // 6 bits: bit_width of a node count
 
 std::uint64_t raw_key(Bitboard geese, int fox, Side side) {
     return geese | (static_cast<std::uint64_t>(fox) << kFoxShift) |
@@ -40,8 +43,8 @@ std::uint64_t mixed(std::uint64_t key) {
     return key ^ (key >> 33);
 }
 
-int geese_in_entry(std::uint64_t entry) {
-    return count(((entry & kKeyMask) - 1) & kGeeseMask);
+int work_of_entry(std::uint64_t entry) {
+    return static_cast<int>((entry >> kWorkShift) & kWorkMask);
 }
 
 }  // namespace
@@ -205,11 +208,11 @@ bool ForwardSolver::fox_wins(Bitboard geese, int fox, Side side, std::uint64_t k
     if (count(geese) < variant_.fox_side_wins_below() || fox_is_free(geese, fox)) return true;
     if (const int known = probe(key)) return known == 2;
     if (out_of_budget()) return false;
-    ++stats_.nodes;
+    const std::uint64_t nodes_before = stats_.nodes++;
     const bool win = side == Side::kFox ? fox_wins_with_fox_to_move(geese, fox)
                                         : fox_wins_with_geese_to_move(geese, fox);
     // An abandoned search's verdict is a guess: it stays out of the table.
-    if (!aborted_) store(key, win);
+    if (!aborted_) store(key, win, stats_.nodes - nodes_before);
     return win;
 }
 
@@ -296,8 +299,13 @@ int ForwardSolver::probe(std::uint64_t key) const {
     return 0;
 }
 
-void ForwardSolver::store(std::uint64_t key, bool fox_wins) {
-    const std::uint64_t entry = (key + 1) | (static_cast<std::uint64_t>(fox_wins) << kResultShift);
+// A full bucket gives up the entry whose search was smallest (by the bit
+// width of its node count), the cheapest to redo; the new entry goes in
+// whatever its size, being the one the search is working near.
+void ForwardSolver::store(std::uint64_t key, bool fox_wins, std::uint64_t nodes) {
+    const std::uint64_t work = std::min<std::uint64_t>(std::bit_width(nodes), kWorkMask);
+    const std::uint64_t entry = (key + 1) | (work << kWorkShift) |
+                                (static_cast<std::uint64_t>(fox_wins) << kResultShift);
     std::array<std::uint64_t, kBucketEntries>& entries = bucket_of(key).entries;
     std::size_t victim = 0;
     for (std::size_t i = 0; i < kBucketEntries; ++i) {
@@ -308,7 +316,7 @@ void ForwardSolver::store(std::uint64_t key, bool fox_wins) {
             return;
         }
         if ((held & kKeyMask) == key + 1) return;
-        if (geese_in_entry(held) < geese_in_entry(entries[victim])) victim = i;
+        if (work_of_entry(held) < work_of_entry(entries[victim])) victim = i;
     }
     entries[victim] = entry;
     ++stats_.replaced;

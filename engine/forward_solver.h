@@ -4,9 +4,9 @@
 // twice and the fifty-move rule never applies (every goose move resets it):
 // every position is a win for one side, and a depth-first search over the rest
 // of the game finds which. Solved positions go to a table of fixed size (a
-// lossy one: a full bucket gives up its entry with the fewest geese, the
-// cheapest to solve again), so memory is bounded and the answer never depends
-// on what was dropped. The table is far larger than the caches and a probe is
+// lossy one: a full bucket gives up the entry that took the fewest positions
+// to solve, the cheapest to solve again), so memory is bounded and the answer
+// never depends on what was dropped. The table is far larger than the caches and a probe is
 // a miss to memory, which is most of a node's time: a bucket is one cache
 // line, and a position's children are prefetched together before the first
 // is probed, so that their misses overlap. A position and its mirror image
@@ -97,7 +97,8 @@ class ForwardSolver {
     Bitboard mirrored(Bitboard points) const;
     // 0: not in the table, else 1 + (1 if the fox side wins).
     int probe(std::uint64_t key) const;
-    void store(std::uint64_t key, bool fox_wins);
+    // `nodes`: the positions searched to solve it, for the replacement.
+    void store(std::uint64_t key, bool fox_wins, std::uint64_t nodes);
     Bucket& bucket_of(std::uint64_t key);
     const Bucket& bucket_of(std::uint64_t key) const;
     // Starts loading the children's buckets from first on.

@@ -217,6 +217,22 @@ TEST(ForwardSolver, ATableTooSmallForTheSearchGivesUpEntriesAndAnswersAlike) {
     EXPECT_EQ(cramped.solve(mirror_image(pos)), Side::kFox);
 }
 
+TEST(ForwardSolver, ACrampedTableKeepsTheEntriesThatCostTheMost) {
+    // From an engine game, geese to move: about 800,000 positions to solve,
+    // a dozen times what a table of 1 MB holds. Giving up the entries whose
+    // searches were smallest keeps the re-searching to under twice the
+    // roomy count (giving up the ones with the fewest geese needed 11.7
+    // times as many).
+    const Position pos = position_from_code(forward_only(13), "G2/3/1G4G/1G5/GG1F3/G1G/G1G g 1 29");
+    ForwardSolver roomy(64);
+    ASSERT_EQ(roomy.solve(pos), Side::kFox);
+    ASSERT_EQ(roomy.stats().replaced, 0u);
+    ForwardSolver cramped(1);
+    EXPECT_EQ(cramped.solve(pos), Side::kFox);
+    EXPECT_GT(cramped.stats().replaced, roomy.stats().nodes / 2);
+    EXPECT_LT(cramped.stats().nodes, 3 * roomy.stats().nodes);
+}
+
 TEST(ForwardSolver, GivesUpAtItsNodeLimitAndKeepsWhatItSolved) {
     // Thirteen geese one move in: far more than a thousand positions to solve.
     const Position start =
