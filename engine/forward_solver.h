@@ -6,10 +6,10 @@
 // of the game finds which. Solved positions go to a table of fixed size (a
 // lossy one: a full bucket gives up the entry that took the fewest positions
 // to solve, the cheapest to solve again), so memory is bounded and the answer
-// never depends on what was dropped. The table is far larger than the caches and a probe is
-// a miss to memory, which is most of a node's time: a bucket is one cache
-// line, and a position's children are prefetched together before the first
-// is probed, so that their misses overlap. A position and its mirror image
+// never depends on what was dropped. The table is far larger than the caches
+// and a probe is a miss to memory, which is most of a node's time: a bucket
+// is one cache line, and a position's children are prefetched together before
+// the first is probed, so that their misses overlap. A position and its mirror image
 // (files reversed) share one entry. The configurations it handles (13, 15 or
 // 17 geese) differ only in where the geese start, so one solver and its table
 // serve them all.
