@@ -37,29 +37,7 @@ grpc_port=50811
 http_port=58811
 bench_start_move_server "$grpc_port" "$http_port" "${server_flags[@]}"
 
-pg=(-h "$work/pg" -p 5432 -U foxgeese)
-psql_as psql "${pg[@]}" -d postgres -qAt -c "CREATE DATABASE naive" >/dev/null
-psql_as psql "${pg[@]}" -d naive -q -v ON_ERROR_STOP=1 -f bench/naive_move/schema.sql >/dev/null
-
-# pgbench's per-transaction log gives the latencies of the same window as
-# foxgeese-load measures: after the warm-up, for `seconds`.
-run_pgbench() {
-    local n="$1" dir="$work/pgbench-$1"
-    mkdir -p "$dir" && chmod 777 "$dir"
-    local start
-    start=$(date +%s)
-    psql_as pgbench "${pg[@]}" -n -M prepared -f bench/naive_move/move.sql -c "$n" \
-        -j "$(( n < 2 ? n : 2 ))" -T "$(( warmup + seconds ))" -l --log-prefix "$dir/tx" naive \
-        >"$dir/out" 2>&1 || { cat "$dir/out" >&2; exit 1; }
-    cat "$dir"/tx* | awk -v from="$(( start + warmup ))" -v to="$(( start + warmup + seconds ))" \
-        '$5 >= from && $5 < to { print $3 / 1000.0 }' | sort -n | awk -v s="$seconds" '
-        { v[NR] = $1 }
-        END {
-            if (NR == 0) { print "rate=0 median_ms=0 p99_ms=0"; exit }
-            m = int(NR * 0.5) + 1; p = int(NR * 0.99) + 1; if (p > NR) p = NR
-            printf "rate=%.1f median_ms=%.3f p99_ms=%.3f\n", NR / s, v[m], v[p]
-        }'
-}
+bench_naive_database
 
 run_load() {
     local transport="$1" n="$2" port="$grpc_port"
@@ -74,7 +52,7 @@ printf '\n|---|---|'
 for _ in $transports; do printf -- '---|---|'; done
 printf '\n'
 for n in $clients; do
-    base="$(run_pgbench "$n")"
+    base="$(bench_pgbench "$n" "$warmup" "$seconds")"
     base_rate="$(field "$base" rate)"
     printf '| %s | %.0f, %.2f ms, %.2f ms |' "$n" "$base_rate" "$(field "$base" median_ms)" \
         "$(field "$base" p99_ms)"

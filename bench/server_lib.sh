@@ -70,3 +70,37 @@ bench_start_move_server() {
         --http-port "$http" --create-per-minute 0 --moves-per-second 0 --log-level warn "$@"
     bench_wait_ready "$http"
 }
+
+# The embedded cluster's address, for psql and pgbench.
+pg=(-h "$work/pg" -p 5432 -U foxgeese)
+
+# bench_naive_database: the naive move transaction's tables
+# (bench/naive_move/schema.sql) in a database `naive` of the cluster in $work/pg.
+bench_naive_database() {
+    psql_as psql "${pg[@]}" -d postgres -qAt -c "CREATE DATABASE naive" >/dev/null
+    psql_as psql "${pg[@]}" -d naive -q -v ON_ERROR_STOP=1 -f bench/naive_move/schema.sql >/dev/null
+}
+
+# bench_pgbench CLIENTS WARMUP SECONDS [SCRIPT DATABASE]: runs SCRIPT (by
+# default the naive move transaction, bench/naive_move/move.sql, on `naive`)
+# with pgbench and prints `rate=... median_ms=... p99_ms=...` for the window
+# after the warm-up, from pgbench's per-transaction log, so that it covers
+# what the load generators measure.
+bench_pgbench() {
+    local n="$1" warmup="$2" seconds="$3" script="${4:-bench/naive_move/move.sql}"
+    local database="${5:-naive}" dir start
+    dir="$(mktemp -d "$work/pgbench.XXXXXX")"
+    chmod 777 "$dir"
+    start=$(date +%s)
+    psql_as pgbench "${pg[@]}" -n -M prepared -f "$script" -c "$n" \
+        -j "$(( n < 2 ? n : 2 ))" -T "$(( warmup + seconds ))" -l --log-prefix "$dir/tx" "$database" \
+        >"$dir/out" 2>&1 || { cat "$dir/out" >&2; exit 1; }
+    cat "$dir"/tx* | awk -v from="$(( start + warmup ))" -v to="$(( start + warmup + seconds ))" \
+        '$5 >= from && $5 < to { print $3 / 1000.0 }' | sort -n | awk -v s="$seconds" '
+        { v[NR] = $1 }
+        END {
+            if (NR == 0) { print "rate=0 median_ms=0 p99_ms=0"; exit }
+            m = int(NR * 0.5) + 1; p = int(NR * 0.99) + 1; if (p > NR) p = NR
+            printf "rate=%.1f median_ms=%.3f p99_ms=%.3f\n", NR / s, v[m], v[p]
+        }'
+}
