@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -69,8 +68,8 @@ class Samples {
             return static_cast<double>(values_[i]) / 1000.0;
         };
         char text[96];
-        std::snprintf(text, sizeof text, "median_ms=%.3f p99_ms=%.3f max_ms=%.3f", at(0.5), at(0.99),
-                      static_cast<double>(values_.back()) / 1000.0);
+        std::snprintf(text, sizeof text, "median_ms=%.3f p99_ms=%.3f max_ms=%.3f", at(0.5),
+                      at(0.99), static_cast<double>(values_.back()) / 1000.0);
         return text;
     }
 
@@ -104,7 +103,11 @@ class CallbackMover {
   public:
     CallbackMover(v1::FoxGeeseService::Stub& stub, int game, SteadyClock::time_point from,
                   SteadyClock::time_point until, Samples& samples, std::latch& done)
-        : stub_(stub), request_(move_request(game)), from_(from), until_(until), samples_(samples),
+        : stub_(stub),
+          request_(move_request(game)),
+          from_(from),
+          until_(until),
+          samples_(samples),
           done_(done) {}
     void next() {
         const auto now = SteadyClock::now();
@@ -117,7 +120,10 @@ class CallbackMover {
         started_ = now;
         stub_.async()->MakeMove(context_.get(), &request_, &reply_, [this](grpc::Status status) {
             if (!status.ok()) std::cerr << "MakeMove: " << status.error_message() << "\n";
-            if (started_ >= from_) samples_.add(std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - started_).count());
+            if (started_ >= from_)
+                samples_.add(std::chrono::duration_cast<std::chrono::microseconds>(
+                                 SteadyClock::now() - started_)
+                                 .count());
             next();
         });
     }
@@ -147,22 +153,29 @@ int run_moves(const MovesRun& run) {
             threads.emplace_back([&, game = i + 1] {
                 const v1::MakeMoveRequest request = move_request(game);
                 v1::MakeMoveResponse reply;
-                for (auto started = SteadyClock::now(); started < until; started = SteadyClock::now()) {
+                for (auto started = SteadyClock::now(); started < until;
+                     started = SteadyClock::now()) {
                     grpc::ClientContext context;
                     set_token(context);
                     const grpc::Status status = stub->MakeMove(&context, request, &reply);
                     if (!status.ok()) std::cerr << "MakeMove: " << status.error_message() << "\n";
-                    if (started >= from) samples.add(std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - started).count());
+                    if (started >= from)
+                        samples.add(std::chrono::duration_cast<std::chrono::microseconds>(
+                                        SteadyClock::now() - started)
+                                        .count());
                 }
             });
         }
-        for (std::thread& thread : threads) thread.join();
+        for (std::thread& thread : threads)
+            thread.join();
     } else {
         std::latch done(run.clients);
         std::vector<std::unique_ptr<CallbackMover>> movers;
         for (int i = 0; i < run.clients; ++i)
-            movers.push_back(std::make_unique<CallbackMover>(*stub, i + 1, from, until, samples, done));
-        for (auto& mover : movers) mover->next();
+            movers.push_back(
+                std::make_unique<CallbackMover>(*stub, i + 1, from, until, samples, done));
+        for (auto& mover : movers)
+            mover->next();
         done.wait();
     }
     const std::size_t calls = samples.size();
@@ -220,7 +233,8 @@ void read_lines(int epoll, Samples& samples, std::atomic<long>& arrived) {
             // A line is whole in one read here (the server sends each in one
             // call, far below the socket's buffer); its first field is the time.
             for (const char* p = buffer.data(); p < buffer.data() + got;) {
-                const char* end = static_cast<const char*>(std::memchr(p, '\n', buffer.data() + got - p));
+                const char* end =
+                    static_cast<const char*>(std::memchr(p, '\n', buffer.data() + got - p));
                 if (end == nullptr) break;
                 samples.add(now - std::strtoll(p, nullptr, 10));
                 ++arrived;
@@ -242,7 +256,8 @@ int run_fanout(const FanoutRun& run) {
     std::atomic<long> arrived{0};
     std::vector<std::unique_ptr<WatchReader>> readers;
     for (int i = 0; i < run.grpc_streams; ++i)
-        readers.push_back(std::make_unique<WatchReader>(*stubs[i % run.channels], grpc_samples, arrived));
+        readers.push_back(
+            std::make_unique<WatchReader>(*stubs[i % run.channels], grpc_samples, arrived));
     const int epoll = epoll_create1(0);
     for (int i = 0; i < run.line_streams; ++i) {
         const int s = socket(AF_INET, SOCK_STREAM, 0);
@@ -301,7 +316,8 @@ int main(int argc, char** argv) {
     CLI::App* moves_command = app.add_subcommand("moves", "MakeMove throughput and latency");
     moves_command->add_option("--server", moves.server, "host:port")->required();
     moves_command->add_option("--clients", moves.clients)->check(CLI::Range(1, 1024));
-    moves_command->add_option("--seconds", moves.seconds, "measured window")->check(CLI::PositiveNumber);
+    moves_command->add_option("--seconds", moves.seconds, "measured window")
+        ->check(CLI::PositiveNumber);
     moves_command->add_option("--warmup-seconds", moves.warmup)->check(CLI::NonNegativeNumber);
     moves_command->add_option("--api", moves.api, "sync: a thread per client; callback")
         ->check(CLI::IsMember({"sync", "callback"}));

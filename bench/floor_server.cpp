@@ -10,7 +10,8 @@
 // server that does more cannot either. Driven by foxgeese-floor-client;
 // bench/floor.sh runs both beside pgbench.
 //
-//   foxgeese-floor-server --grpc-port 50851 --database-url "host=/tmp/pg user=foxgeese dbname=naive"
+//   foxgeese-floor-server --grpc-port 50851 --database-url "host=/tmp/pg user=foxgeese
+//   dbname=naive"
 //       --db-mode inline|async [--sql "UPDATE ..."] [--lines-port 50852] [--walk-threads 2]
 #include <grpcpp/grpcpp.h>
 #include <libpq-fe.h>
@@ -20,7 +21,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -72,8 +72,8 @@ v1::MakeMoveResponse canned_reply() {
     game.set_start_position("3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0");
     game.set_position("3/3/7/4F2/GGGGGGG/GGG/GGG g 1 1");
     game.set_side_to_move(v1::SIDE_GEESE);
-    for (const char* move : {"a3-a4", "b3-b4", "c3-c4", "d3-d4", "e3-e4", "f3-f4", "g3-g4",
-                             "c3-d4", "d3-c4", "e3-f4", "f3-e4", "b3-c4", "g3-f4", "a3-b4"})
+    for (const char* move : {"a3-a4", "b3-b4", "c3-c4", "d3-d4", "e3-e4", "f3-f4", "g3-g4", "c3-d4",
+                             "d3-c4", "e3-f4", "f3-e4", "b3-c4", "g3-f4", "a3-b4"})
         game.add_legal_moves(move);
     game.set_fox_seat_taken(true);
     game.set_geese_seat_taken(true);
@@ -123,7 +123,8 @@ std::string game_number(const v1::MakeMoveRequest& request) {
 class InlineWriter {
   public:
     explicit InlineWriter(const Options& options) {
-        for (int i = 0; i < options.connections; ++i) idle_.push_back(connect_database(options));
+        for (int i = 0; i < options.connections; ++i)
+            idle_.push_back(connect_database(options));
     }
     void write(const std::string& game) {
         PGconn* conn;
@@ -315,18 +316,21 @@ class Watchers {
         const auto shared = std::make_shared<const grpc::ByteBuffer>(byte_buffer(bytes));
         // The line carries the send time for the client's clock arithmetic.
         const std::string line =
-            std::to_string(event.time().seconds() * 1'000'000 + event.time().nanos() / 1000) +
-            " " + std::string(bytes.size(), 'x') + "\n";
+            std::to_string(event.time().seconds() * 1'000'000 + event.time().nanos() / 1000) + " " +
+            std::string(bytes.size(), 'x') + "\n";
         auto walk = [&](std::size_t part) {
             const std::size_t step = static_cast<std::size_t>(walk_threads_);
             for (std::size_t i = part; i < sockets.size(); i += step)
                 (void)!::send(sockets[i], line.data(), line.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
-            for (std::size_t i = part; i < streams.size(); i += step) streams[i]->send(shared);
+            for (std::size_t i = part; i < streams.size(); i += step)
+                streams[i]->send(shared);
         };
         std::vector<std::thread> helpers;
-        for (int part = 1; part < walk_threads_; ++part) helpers.emplace_back(walk, part);
+        for (int part = 1; part < walk_threads_; ++part)
+            helpers.emplace_back(walk, part);
         walk(0);
-        for (std::thread& helper : helpers) helper.join();
+        for (std::thread& helper : helpers)
+            helper.join();
     }
 
   private:
@@ -355,8 +359,8 @@ void accept_lines(int port, Watchers& watchers) {
     }).detach();
 }
 
-class FloorService final
-    : public v1::FoxGeeseService::WithRawCallbackMethod_WatchGame<v1::FoxGeeseService::CallbackService> {
+class FloorService final : public v1::FoxGeeseService::WithRawCallbackMethod_WatchGame<
+                               v1::FoxGeeseService::CallbackService> {
   public:
     FloorService(const Options& options, Watchers& watchers)
         : watchers_(watchers), reply_(canned_reply()) {
