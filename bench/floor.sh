@@ -3,16 +3,16 @@
 # but the unavoidable reaches on these cores, beside pgbench in the same run.
 #
 # Moves: for each round and client count, the naive move transaction in
-# pgbench (as bench/compare_moves.sh runs it), foxgeese-load against the real
-# foxgeese-server over gRPC, then foxgeese-floor-client
-# against foxgeese-floor-server, whose MakeMove is one durable statement and a
-# canned reply. --write picks the statement: `trivial`, one UPDATE of one
+# pgbench (as bench/compare_moves.sh runs it), the chosen write alone in
+# pgbench, foxgeese-load against the real foxgeese-server over gRPC, then
+# foxgeese-floor-client against foxgeese-floor-server, whose MakeMove is one
+# durable statement and a canned reply. --write picks the statement: `trivial`, one UPDATE of one
 # naive_games row (less than any move must write), or `move`, foxgeese's own
 # move write (storage/statements.cpp, apply_move: the game row updated, the
 # move, its repetition count and its watch event inserted, in one statement)
 # with fixed values, on a thousand games in progress in foxgeese's schema.
-# Two pairings, each the cheapest for some client counts:
-# a sync client against a server that runs the statement on gRPC's own thread
+# Two pairings, each the cheapest for some client counts: a sync client
+# against a server that runs the statement on gRPC's own thread
 # (no hop at all), and a callback client against a server that polls its
 # connections from one thread. The cluster is foxgeese-server's embedded one,
 # with its settings (fsync and synchronous_commit on).
@@ -64,11 +64,11 @@ for bin in "$floor_server" "$floor_client"; do
 done
 
 trivial_write='UPDATE naive_games SET ply = ply + 1, updated_at = now() WHERE game_id = $1'
-# Game n of the move write is the game whose id ends in n.
-game_id="('00000000-0000-0000-0000-' || lpad(\$1::text, 12, '0'))::uuid"
+# game_uuid N: the id of the move write's game number N (an SQL expression).
+game_uuid() { echo "('00000000-0000-0000-0000-' || lpad($1::text, 12, '0'))::uuid"; }
 move_games="INSERT INTO games (game_id, variant, visibility, state, start_position, start_geese,
     position, ply, quiet_plies, invite_code_hash, created_at, updated_at)
-SELECT ('00000000-0000-0000-0000-' || lpad(g::text, 12, '0'))::uuid, 'standard', 2, 2,
+SELECT $(game_uuid g), 'standard', 2, 2,
     '3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0', 13, '3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0', 0, 0,
     md5(g::text), now(), now()
 FROM generate_series(1, 1024) AS g"
@@ -77,7 +77,7 @@ move_write="WITH upd AS (UPDATE games SET position = '3/3/7/4F2/GGGGGGG/GGG/GGG 
     updated_at = now(), finished_at = NULL, event_seq = event_seq + 1, fox_retry_until = NULL,
     geese_retry_until = NULL, fox_clock_ms = 0, geese_clock_ms = 0, turn_started_at = now(),
     deadline_at = NULL, bot_claimed_until = NULL, bot_claimed_by = NULL
-    WHERE game_id = $game_id AND state = 2
+    WHERE game_id = $(game_uuid '$1') AND state = 2
     RETURNING game_id, ply, event_seq, xmin::text::bigint AS version),
   mv AS (INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,
     end_reason, request_hash, response, created_at, think_ms, fox_clock_ms, geese_clock_ms)

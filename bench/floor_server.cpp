@@ -25,6 +25,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -303,7 +304,9 @@ class Watchers {
         std::lock_guard lock(mutex_);
         sockets_.push_back(socket);
     }
-    void broadcast(const v1::WatchGameResponse& event) {
+    // The MoveMade of `reply`'s move, stamped now; built only when someone
+    // watches, so that the moves floor pays nothing for it.
+    void broadcast(const v1::MakeMoveResponse& reply) {
         std::vector<WatchWriter*> streams;
         std::vector<int> sockets;
         {
@@ -312,6 +315,11 @@ class Watchers {
             streams = streams_;
             sockets = sockets_;
         }
+        v1::WatchGameResponse event;
+        set_now(*event.mutable_time());
+        *event.mutable_move_made()->mutable_move() = reply.move();
+        *event.mutable_move_made()->mutable_move()->mutable_time() = event.time();
+        *event.mutable_move_made()->mutable_game() = reply.game();
         const std::string bytes = event.SerializeAsString();
         const auto shared = std::make_shared<const grpc::ByteBuffer>(byte_buffer(bytes));
         // The line carries the send time for the client's clock arithmetic.
@@ -377,12 +385,7 @@ class FloorService final : public v1::FoxGeeseService::WithRawCallbackMethod_Wat
         grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
         auto finish = [this, reactor, response] {
             *response = reply_;
-            v1::WatchGameResponse event;
-            set_now(*event.mutable_time());
-            *event.mutable_move_made()->mutable_move() = reply_.move();
-            *event.mutable_move_made()->mutable_move()->mutable_time() = event.time();
-            *event.mutable_move_made()->mutable_game() = reply_.game();
-            watchers_.broadcast(event);
+            watchers_.broadcast(reply_);
             reactor->Finish(grpc::Status::OK);
         };
         if (async_) {
