@@ -6,8 +6,9 @@
 # pgbench (as bench/compare_moves.sh runs it), the chosen write alone in
 # pgbench, foxgeese-load against the real foxgeese-server over gRPC, then
 # foxgeese-floor-client against foxgeese-floor-server, whose MakeMove is one
-# durable statement and a canned reply. --write picks the statement: `trivial`, one UPDATE of one
-# naive_games row (less than any move must write), or `move`, foxgeese's own
+# durable statement and a canned reply. --write picks the statement:
+# `trivial`, one UPDATE of one naive_games row (less than any move must
+# write), or `move`, foxgeese's own
 # move write (storage/statements.cpp, apply_move: the game row updated, the
 # move, its repetition count and its watch event inserted, in one statement)
 # with fixed values, on a thousand games in progress in foxgeese's schema.

@@ -11,8 +11,8 @@
 //           has the last; prints, per kind, the time from the event's send
 //           to its arrival.
 //
-//   foxgeese-floor-client moves --server 127.0.0.1:50851 --clients 4 --seconds 8 --api sync
-//   foxgeese-floor-client fanout --server 127.0.0.1:50851 --lines 50852 --grpc-streams 5000
+//   foxgeese-floor-client moves --server 127.0.0.1:30844 --clients 4 --seconds 8 --api sync
+//   foxgeese-floor-client fanout --server 127.0.0.1:30844 --lines 31844 --grpc-streams 5000
 //       --line-streams 5000 --moves 30
 #include <grpcpp/grpcpp.h>
 #include <netinet/in.h>

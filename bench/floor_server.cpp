@@ -10,9 +10,8 @@
 // server that does more cannot either. Driven by foxgeese-floor-client;
 // bench/floor.sh runs both beside pgbench.
 //
-//   foxgeese-floor-server --grpc-port 50851 --database-url "host=/tmp/pg user=foxgeese
-//   dbname=naive"
-//       --db-mode inline|async [--sql "UPDATE ..."] [--lines-port 50852] [--walk-threads 2]
+//   foxgeese-floor-server --grpc-port 30844 --database-url "$url" --db-mode inline|async
+//       [--sql "UPDATE ..."] [--lines-port 31844] [--walk-threads 2]
 #include <grpcpp/grpcpp.h>
 #include <libpq-fe.h>
 #include <netinet/in.h>
