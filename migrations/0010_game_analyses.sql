@@ -1,6 +1,7 @@
 -- AnalyzeGame's results: computed once per game and ply, then served from
 -- here. A game in progress analysed again after more moves gets a row for
--- its new ply; a finished game's ply never changes, so it is analysed once.
+-- its new ply, which replaces the earlier one (a game keeps its latest
+-- analysis only); a finished game's ply never changes, so it is analysed once.
 CREATE TABLE game_analyses (
     game_id       uuid NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
     -- The game's ply the analysis reaches (every move up to it).

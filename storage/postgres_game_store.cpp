@@ -60,8 +60,7 @@ std::unordered_map<std::string, Occurrence> parse_window(const std::string& text
         const std::size_t colon = item.rfind(':');
         Occurrence o;
         if (eq != std::string_view::npos && colon != std::string_view::npos && colon > eq &&
-            std::from_chars(item.data() + eq + 1, item.data() + colon, o.count).ec ==
-                std::errc() &&
+            std::from_chars(item.data() + eq + 1, item.data() + colon, o.count).ec == std::errc() &&
             std::from_chars(item.data() + colon + 1, item.data() + item.size(), o.last_ply).ec ==
                 std::errc())
             window[std::string(item.substr(0, eq))] = o;
@@ -149,8 +148,8 @@ std::optional<GameWithLastMove> PostgresGameStore::find_game_by_create_request(
     });
 }
 
-std::optional<GameWithLastMove> PostgresGameStore::find_game_by_token(
-    const std::string& token_hash, const CallBudget& budget) {
+std::optional<GameWithLastMove> PostgresGameStore::find_game_by_token(const std::string& token_hash,
+                                                                      const CallBudget& budget) {
     return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         return read_game_with_last_move(tx.exec_prepared("find_game_by_token", token_hash));
@@ -176,28 +175,28 @@ std::optional<MoveContext> PostgresGameStore::load_move_context(const std::strin
 
 std::optional<AppliedMove> PostgresGameStore::apply_move(const MoveWrite& w,
                                                          const CallBudget& budget) {
-    return run_database_call(pool_, budget, Access::kWrite,
-                             [&](pqxx::connection& conn) -> std::optional<AppliedMove> {
-        require_caller(budget);
-        pqxx::nontransaction tx(conn);
-        const GameRow& g = w.game_after;
-        const pqxx::result r = tx.exec_prepared(
-            "apply_move", g.game_id, w.previous_ply, g.position, g.ply, g.quiet_plies, g.state,
-            g.result, g.end_reason, g.draw_offered_by, g.updated_us, nonzero(g.finished_us),
-            w.move.notation, w.move.side, w.move.captured, nonempty(w.move.request_hash),
-            bytea(w.move.response), w.position_key, static_cast<int>(w.events.size()),
-            event_body(w.events, 0), event_body(w.events, 1), event_body(w.events, 2),
-            nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.fox_clock_ms,
-            g.geese_clock_ms, nonzero(g.turn_started_us), nonzero(g.deadline_us), w.move.think_ms,
-            w.move.fox_clock_ms, w.move.geese_clock_ms, w.previous_version);
-        if (r.size() != 1) return std::nullopt;
-        if (announcer_)
-            announcer_(g.game_id);
-        else
-            tx.exec_prepared("notify_event", g.game_id);  // committed already: after the move
-        return AppliedMove{r[0][0].as<std::int64_t>(), r[0][1].as<std::int64_t>(),
-                           r[0][2].as<int>()};
-    });
+    return run_database_call(
+        pool_, budget, Access::kWrite, [&](pqxx::connection& conn) -> std::optional<AppliedMove> {
+            require_caller(budget);
+            pqxx::nontransaction tx(conn);
+            const GameRow& g = w.game_after;
+            const pqxx::result r = tx.exec_prepared(
+                "apply_move", g.game_id, w.previous_ply, g.position, g.ply, g.quiet_plies, g.state,
+                g.result, g.end_reason, g.draw_offered_by, g.updated_us, nonzero(g.finished_us),
+                w.move.notation, w.move.side, w.move.captured, nonempty(w.move.request_hash),
+                bytea(w.move.response), w.position_key, static_cast<int>(w.events.size()),
+                event_body(w.events, 0), event_body(w.events, 1), event_body(w.events, 2),
+                nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.fox_clock_ms,
+                g.geese_clock_ms, nonzero(g.turn_started_us), nonzero(g.deadline_us),
+                w.move.think_ms, w.move.fox_clock_ms, w.move.geese_clock_ms, w.previous_version);
+            if (r.size() != 1) return std::nullopt;
+            if (announcer_)
+                announcer_(g.game_id);
+            else
+                tx.exec_prepared("notify_event", g.game_id);  // committed already: after the move
+            return AppliedMove{r[0][0].as<std::int64_t>(), r[0][1].as<std::int64_t>(),
+                               r[0][2].as<int>()};
+        });
 }
 
 namespace {
@@ -205,8 +204,7 @@ namespace {
 // Writes a locked game row back with its new events, in the open
 // transaction, and notifies the events channel in it unless the store's
 // announcer will announce the change after the commit.
-void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& events,
-                bool notify) {
+void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& events, bool notify) {
     const std::int64_t first_seq = g.event_seq + 1;
     g.event_seq += static_cast<std::int64_t>(events.size());
     tx.exec_prepared("update_game", g.game_id, g.state, g.result, g.end_reason,
@@ -229,21 +227,21 @@ void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& even
 std::optional<GameWithLastMove> PostgresGameStore::modify_game(const std::string& game_id,
                                                                const GameChange& change,
                                                                const CallBudget& budget) {
-    return run_database_call(
-        pool_, budget, Access::kWrite,
-        [&](pqxx::connection& conn) -> std::optional<GameWithLastMove> {
-            pqxx::work tx(conn);
-            std::optional<GameWithLastMove> current =
-                read_game_with_last_move(tx.exec_prepared("lock_game", game_id));
-            if (!current) return std::nullopt;
-            std::vector<std::string> events;
-            if (!change(*current, events)) return current;  // rolls back: nothing was written
-            write_back(tx, current->game, events, !announcer_);
-            require_caller(budget);
-            tx.commit();
-            if (announcer_ && !events.empty()) announcer_(game_id);
-            return current;
-        });
+    return run_database_call(pool_, budget, Access::kWrite,
+                             [&](pqxx::connection& conn) -> std::optional<GameWithLastMove> {
+                                 pqxx::work tx(conn);
+                                 std::optional<GameWithLastMove> current = read_game_with_last_move(
+                                     tx.exec_prepared("lock_game", game_id));
+                                 if (!current) return std::nullopt;
+                                 std::vector<std::string> events;
+                                 if (!change(*current, events))
+                                     return current;  // rolls back: nothing was written
+                                 write_back(tx, current->game, events, !announcer_);
+                                 require_caller(budget);
+                                 tx.commit();
+                                 if (announcer_ && !events.empty()) announcer_(game_id);
+                                 return current;
+                             });
 }
 
 bool PostgresGameStore::modify_next_overdue(std::int64_t now_us, const GameChange& change,
@@ -408,10 +406,10 @@ std::string PostgresGameStore::insert_game_analysis(const std::string& game_id, 
                                                     const CallBudget& budget) {
     return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
-        if (!tx.exec_prepared("insert_game_analysis", game_id, ply, nodes_per_ply, analysed_us,
-                              bytea(response))
-                 .empty())
-            return response;
+        const pqxx::row r = tx.exec_prepared1("insert_game_analysis", game_id, ply, nodes_per_ply,
+                                              analysed_us, bytea(response));
+        // Stored, or older than the game's stored analysis: the caller's own.
+        if (r[0].as<bool>() || r[1].as<bool>()) return response;
         // Lost the race: the other row is the game's analysis (a statement of
         // its own, whose snapshot sees the winner's commit).
         std::optional<std::string> first = stored_analysis(tx, game_id, ply);

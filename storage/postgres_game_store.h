@@ -120,8 +120,10 @@ class PostgresGameStore {
     // The stored AnalyzeGame response (serialized) of a game at `ply`, if any.
     std::optional<std::string> find_game_analysis(const std::string& game_id, int ply,
                                                   const CallBudget& budget = {});
-    // Stores a game's analysis at `ply` and returns the one stored: this one,
-    // or the one another replica stored first.
+    // Stores a game's analysis at `ply` in place of those of earlier plies
+    // (a game keeps its latest only) and returns the game's analysis at
+    // `ply`: this one, or the one another replica stored first. One older
+    // than the stored analysis is returned without being stored.
     std::string insert_game_analysis(const std::string& game_id, int ply,
                                      std::int64_t nodes_per_ply, std::int64_t analysed_us,
                                      const std::string& response, const CallBudget& budget = {});

@@ -24,12 +24,20 @@ void PresenceStore::connect(const std::string& game_id, int side, const std::str
     });
 }
 
-void PresenceStore::disconnect(const std::string& game_id, int side,
-                               const std::string& watcher_id, std::int64_t now_us,
-                               const CallBudget& budget) {
+void PresenceStore::disconnect(const std::string& game_id, int side, const std::string& watcher_id,
+                               std::int64_t now_us, const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         tx.exec_prepared("presence_disconnect", game_id, side, watcher_id, now_us);
+        return true;
+    });
+}
+
+void PresenceStore::seen(const std::string& game_id, int side, std::int64_t now_us,
+                         std::int64_t until_us, const CallBudget& budget) {
+    run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        tx.exec_prepared("presence_seen", game_id, side, now_us, until_us);
         return true;
     });
 }

@@ -25,6 +25,11 @@ class PresenceStore {
                  const CallBudget& budget = {});
     void disconnect(const std::string& game_id, int side, const std::string& watcher_id,
                     std::int64_t now_us, const CallBudget& budget = {});
+    // A seat's token was used (a call it authenticated) at `now_us`: the
+    // seat counts as present until `until_us`, like a watcher whose server
+    // stopped refreshing it, and as gone since its last use after that.
+    void seen(const std::string& game_id, int side, std::int64_t now_us, std::int64_t until_us,
+              const CallBudget& budget = {});
     // Keeps a server's rows alive; returns how many it refreshed. Also folds
     // rows that expired long ago (servers that died) into departures.
     int refresh(const std::string& server_id, std::int64_t now_us, std::int64_t expires_us,
@@ -33,8 +38,7 @@ class PresenceStore {
     void drop_server(const std::string& server_id, std::int64_t now_us,
                      const CallBudget& budget = {});
     // Fox side's and geese's presence at a time.
-    std::pair<SeatPresence, SeatPresence> presence(const std::string& game_id,
-                                                   std::int64_t now_us,
+    std::pair<SeatPresence, SeatPresence> presence(const std::string& game_id, std::int64_t now_us,
                                                    const CallBudget& budget = {});
 
   private:

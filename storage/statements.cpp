@@ -46,9 +46,10 @@ void prepare_game_statements(pqxx::connection& conn) {
     conn.prepare("find_game_by_create_request", select + " WHERE g.create_request_hash = $1");
     // Two indexed lookups rather than one OR, which could not use both indexes.
     conn.prepare("find_game_by_token",
-                 select + " WHERE g.game_id = COALESCE("
-                          "(SELECT game_id FROM games WHERE fox_token_hash = $1 LIMIT 1),"
-                          "(SELECT game_id FROM games WHERE geese_token_hash = $1 LIMIT 1))");
+                 select +
+                     " WHERE g.game_id = COALESCE("
+                     "(SELECT game_id FROM games WHERE fox_token_hash = $1 LIMIT 1),"
+                     "(SELECT game_id FROM games WHERE geese_token_hash = $1 LIMIT 1))");
     conn.prepare("lock_game", select + " WHERE g.game_id = $1::uuid FOR UPDATE OF g");
     conn.prepare("update_game",
                  "UPDATE games SET state = $2, result = $3, end_reason = $4, fox_token_hash = $5,"
@@ -78,7 +79,11 @@ void prepare_game_statements(pqxx::connection& conn) {
         return sql;
     };
     const auto in_state = [](int state) { return "g.state = " + sql_int(state); };
-    conn.prepare("list_open_games", listing(in_state(game_state::kWaiting), "created_at"));
+    // Open to anyone: a rematch waiting for its players is not (its seats are
+    // kept for them).
+    conn.prepare("list_open_games",
+                 listing(in_state(game_state::kWaiting) + " AND g.rematch_of_game_id IS NULL",
+                         "created_at"));
     // In progress: newest first too, by a column a move leaves alone (see
     // migration 0012: a move that changes no indexed column is a HOT update).
     conn.prepare("list_active_games", listing(in_state(game_state::kActive), "created_at"));
@@ -207,6 +212,9 @@ void prepare_event_statements(pqxx::connection& conn) {
                  "SELECT game_id::text, event_seq FROM games WHERE game_id = ANY($1::uuid[])");
 }
 
+// The watcher id of a seat's token use (presence_seen).
+constexpr const char* kTokenUseWatcher = "00000000-0000-0000-0000-000000000000";
+
 void prepare_presence_statements(pqxx::connection& conn) {
     // A seat holder who watches has used the seat's token: the seat's
     // CreateGame / JoinGame retry window closes.
@@ -236,6 +244,25 @@ void prepare_presence_statements(pqxx::connection& conn) {
                  " ON CONFLICT (game_id, side) DO UPDATE SET left_at = excluded.left_at"
                  " RETURNING game_id)"
                  " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM dep");
+    // A token's use, as one row per seat that no server refreshes: it
+    // counts until $4, then as a departure at its last use. Watchers hear of
+    // it when it makes the seat present again.
+    conn.prepare("presence_seen",
+                 "WITH was AS (SELECT 1 FROM seat_presence WHERE game_id = $1::uuid AND side = $2"
+                 "   AND watcher_id = '" + std::string(kTokenUseWatcher) + "'"
+                 "   AND expires_at > " FG_TS("$3") "),"
+                 " up AS (INSERT INTO seat_presence (game_id, side, watcher_id, server_id,"
+                 "   connected_at, refreshed_at, expires_at) VALUES ($1::uuid, $2, '" +
+                     std::string(kTokenUseWatcher) + "', '', " FG_TS("$3") ", " FG_TS("$3") ", " FG_TS(
+                         "$4") ")"
+                 "   ON CONFLICT (game_id, side, watcher_id) DO UPDATE SET"
+                 "   connected_at = CASE WHEN seat_presence.expires_at > excluded.connected_at"
+                 "     THEN seat_presence.connected_at ELSE excluded.connected_at END,"
+                 "   refreshed_at = excluded.refreshed_at,"
+                 "   expires_at = greatest(seat_presence.expires_at, excluded.expires_at)"
+                 "   RETURNING game_id)"
+                 " SELECT pg_notify('foxgeese_events', $1 || ' presence') FROM up"
+                 " WHERE NOT EXISTS (SELECT 1 FROM was)");
     conn.prepare("presence_refresh",
                  "UPDATE seat_presence SET refreshed_at = " FG_TS("$2") ", expires_at = " FG_TS(
                      "$3") " WHERE server_id = $1");
@@ -275,11 +302,23 @@ void prepare_presence_statements(pqxx::connection& conn) {
 void prepare_analysis_statements(pqxx::connection& conn) {
     conn.prepare("find_game_analysis",
                  "SELECT response FROM game_analyses WHERE game_id = $1::uuid AND ply = $2");
-    // Two replicas may analyse the same game at once; the first row stays.
+    // A game keeps one analysis, its latest: a new row replaces those of
+    // earlier plies, so a game analysed after every move stores one
+    // analysis, not one per ply. Two replicas may analyse the same ply at
+    // once (the first row stays); an analysis of an older ply than the one
+    // stored is not kept. Answers whether the row was inserted and whether a
+    // newer one exists.
     conn.prepare("insert_game_analysis",
-                 "INSERT INTO game_analyses (game_id, ply, nodes_per_ply, analysed_at, response)"
-                 " VALUES ($1::uuid, $2, $3, " FG_TS("$4") ", $5::bytea)"
-                 " ON CONFLICT (game_id, ply) DO NOTHING RETURNING game_id");
+                 "WITH newer AS (SELECT 1 FROM game_analyses"
+                 "   WHERE game_id = $1::uuid AND ply > $2 LIMIT 1),"
+                 " inserted AS (INSERT INTO game_analyses"
+                 "   (game_id, ply, nodes_per_ply, analysed_at, response)"
+                 "   SELECT $1::uuid, $2, $3, " FG_TS("$4") ", $5::bytea"
+                 "   WHERE NOT EXISTS (SELECT 1 FROM newer)"
+                 "   ON CONFLICT (game_id, ply) DO NOTHING RETURNING game_id),"
+                 " replaced AS (DELETE FROM game_analyses WHERE game_id = $1::uuid AND ply < $2"
+                 "   AND EXISTS (SELECT 1 FROM inserted))"
+                 " SELECT EXISTS (SELECT 1 FROM inserted), EXISTS (SELECT 1 FROM newer)");
 }
 
 void prepare_health_statements(pqxx::connection& conn) {
@@ -296,12 +335,13 @@ void prepare_health_statements(pqxx::connection& conn) {
     // Counts the unfinished games over their partial index (its predicate,
     // word for word, so the planner uses it); all games only as the
     // planner's estimate, which costs no scan.
-    conn.prepare("unfinished_games_by_state",
-                 "SELECT state, count(*) FROM games WHERE state IN (" +
-                     sql_int(game_state::kWaiting) + ", " + sql_int(game_state::kActive) +
-                     ") GROUP BY state");
-    conn.prepare("estimated_games",
-                 "SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'games'::regclass");
+    conn.prepare("unfinished_games_by_state", "SELECT state, count(*) FROM games WHERE state IN (" +
+                                                  sql_int(game_state::kWaiting) + ", " +
+                                                  sql_int(game_state::kActive) +
+                                                  ") GROUP BY state");
+    conn.prepare(
+        "estimated_games",
+        "SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE oid = 'games'::regclass");
 }
 
 }  // namespace

@@ -10,9 +10,9 @@
 #include <iostream>
 #include <memory>
 
+#include "service/app/replica.h"
 #include "service/runtime/config.h"
 #include "service/runtime/embedded_postgres.h"
-#include "service/app/replica.h"
 #include "service/runtime/logging.h"
 #include "storage/migrations.h"
 
@@ -67,7 +67,13 @@ int run(const ServerConfig& config) {
     options.game.open_game_ttl = std::chrono::seconds(config.open_game_ttl_seconds);
     options.game.opponent_gone = std::chrono::seconds(config.opponent_gone_seconds);
     options.watch.rematch_linger = std::chrono::seconds(config.rematch_linger_seconds);
+    options.watch.streams_per_token = config.watch_streams_per_token;
     options.watch.streams_per_address = config.watch_streams_per_address;
+    options.watch.opens_per_token = Rate{config.watch_opens_per_minute, std::chrono::seconds(60),
+                                         std::max(1, config.watch_opens_per_minute / 3)};
+    options.watch.opens_per_address =
+        Rate{20 * config.watch_opens_per_minute, std::chrono::seconds(60),
+             std::max(1, 20 * config.watch_opens_per_minute / 4)};
     options.watch.walk_helpers = config.watch_walk_threads - 1;  // 0 gives -1: one per core
     RateLimitOptions& limits = options.game.limits;
     limits.create_per_address = Rate{config.create_per_minute, std::chrono::seconds(60),
@@ -78,6 +84,8 @@ int run(const ServerConfig& config) {
                                    std::max(1, config.join_per_minute / 3)};
     limits.moves_per_token =
         Rate{config.moves_per_second, std::chrono::seconds(1), 4 * config.moves_per_second};
+    limits.seat_actions_per_token = Rate{config.seat_actions_per_minute, std::chrono::seconds(60),
+                                         std::max(1, config.seat_actions_per_minute / 3)};
     limits.trusted_proxy_hops = config.trusted_proxy_hops;
     options.bot.threads = config.bot_threads;
     options.bot.lease = std::chrono::seconds(config.bot_lease_seconds);

@@ -1,16 +1,20 @@
-// The reading RPCs: ListVariants, GetGame, ListGames and ListMoves.
+// The reading RPCs: ListVariants, GetGame, ListGames, ListMoves and GetSeat
+// (whose token use also counts the seat as present).
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 #include "engine/variant.h"
 #include "service/core/database_errors.h"
+#include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
-#include "service/core/game_clock.h"
 #include "service/core/game_views.h"
 #include "service/core/overdue_games.h"
 #include "service/core/page_token.h"
 #include "service/core/seat_auth.h"
 #include "service/core/variant_catalog.h"
+#include "storage/database_failure.h"
 
 namespace foxgeese::service {
 
@@ -67,11 +71,29 @@ ServiceResult<v1::GetSeatResponse> GameService::get_seat(const v1::GetSeatReques
         if (!found) return token_rejected(token.value());
         const Held held = seat_of(found->game, token.value());
         if (held == Held::kNone) return token_rejected(token.value());
+        // A client that asks after its seat is there, stream or not: the seat
+        // counts as present for a while (written at most every few seconds).
+        if (found->game.state == storage::game_state::kActive &&
+            !seat_seen_limit_.take(token.value().hash)) {
+            const std::int64_t now = clock_.now_us();
+            const std::int64_t until =
+                now + std::chrono::duration_cast<std::chrono::microseconds>(options_.seat_seen_for)
+                          .count();
+            try {
+                for (const int side : {storage::side::kFox, storage::side::kGeese}) {
+                    if (holds_side(held, side == storage::side::kFox ? Side::kFox : Side::kGeese))
+                        presence_.seen(found->game.game_id, side, now, until, budget);
+                }
+            } catch (const storage::DatabaseFailure& e) {
+                // The answer does not depend on it; the next GetSeat tries again.
+                spdlog::warn("GetSeat {}: presence: {}", found->game.game_id, e.what());
+            }
+        }
         v1::GetSeatResponse response;
         *response.mutable_game() = game_view(found->game, found->last_move, clock_.now_us());
-        response.set_seat(held == Held::kBoth    ? v1::SEAT_BOTH
-                          : held == Held::kFox   ? v1::SEAT_FOX
-                                                 : v1::SEAT_GEESE);
+        response.set_seat(held == Held::kBoth  ? v1::SEAT_BOTH
+                          : held == Held::kFox ? v1::SEAT_FOX
+                                               : v1::SEAT_GEESE);
         return response;
     });
 }

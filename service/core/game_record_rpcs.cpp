@@ -228,6 +228,8 @@ ServiceResult<v1::ImportGameResponse> GameService::import_game(const v1::ImportG
         return rate_limited("imported games from your address", *wait);
     const auto parsed = parse_record(request.record());
     if (!parsed.ok()) return record_refused(parsed.error());
+    // A game imported is a game created.
+    if (auto e = count_new_game(call)) return *e;
 
     return guarded<v1::ImportGameResponse>(
         "ImportGame", [&]() -> ServiceResult<v1::ImportGameResponse> {

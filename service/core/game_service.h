@@ -43,8 +43,11 @@ struct GameServiceOptions {
     // How long a seat holder must have been gone, on their own turn, before
     // the opponent may claim (ClaimVictory); not in correspondence games.
     std::chrono::seconds opponent_gone{60};
-    // CreateGame and JoinGame per client address, MakeMove per seat token
-    // (the watch-stream limit is the watch hub's).
+    // How long a seat counts as present, without a watch stream, after its
+    // token authenticated a GetSeat: a player whose client polls is there.
+    std::chrono::seconds seat_seen_for{20};
+    // CreateGame and JoinGame per client address, MakeMove and the other
+    // seat actions per seat token (the watch-stream limit is the watch hub's).
     RateLimitOptions limits;
     // AnalyzePosition and AnalyzeGame running at once.
     AnalysisOptions analysis;
@@ -84,6 +87,8 @@ class GameService {
           import_limit_(clock, options.limits.import_per_address, options.limits.max_keys),
           join_limit_(clock, options.limits.join_per_address, options.limits.max_keys),
           move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys),
+          seat_action_limit_(clock, options.limits.seat_actions_per_token, options.limits.max_keys),
+          seat_seen_limit_(clock, Rate{1, std::chrono::seconds(5), 1}, options.limits.max_keys),
           analysis_slots_(options.analysis.concurrency, 1),
           analysis_per_address_(options.analysis.per_address, options.limits.max_keys),
           move_cache_(options.move_cache_games) {}
@@ -152,6 +157,9 @@ class GameService {
 
   private:
     std::int64_t retry_until(std::int64_t now_us) const;
+    // Every game a client brings into being (created, imported, a rematch)
+    // counts against its creation limit; the refusal, or nothing.
+    std::optional<ServiceError> count_new_game(const CallContext& call);
     std::int64_t open_game_ttl_us() const {
         return std::chrono::duration_cast<std::chrono::microseconds>(options_.open_game_ttl)
             .count();
@@ -198,6 +206,8 @@ class GameService {
     RateLimiter import_limit_;
     RateLimiter join_limit_;
     RateLimiter move_limit_;
+    RateLimiter seat_action_limit_;
+    RateLimiter seat_seen_limit_;  // GetSeat's presence writes, per token
     std::function<void()> bot_turn_listener_;
     ConcurrencyLimiter analysis_slots_;  // one key, kAllAnalyses
     ConcurrencyLimiter analysis_per_address_;

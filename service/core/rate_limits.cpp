@@ -52,12 +52,12 @@ RateLimiter::RateLimiter(const Clock& clock, Rate rate, std::size_t max_keys)
     : clock_(clock),
       rate_(rate),
       capacity_(rate.burst > 0 ? rate.burst : rate.per_period),
-      per_us_(rate.per_period > 0
-                  ? rate.per_period /
-                        static_cast<double>(
-                            std::chrono::duration_cast<std::chrono::microseconds>(rate.period)
-                                .count())
-                  : 0),
+      per_us_(
+          rate.per_period > 0
+              ? rate.per_period /
+                    static_cast<double>(
+                        std::chrono::duration_cast<std::chrono::microseconds>(rate.period).count())
+              : 0),
       max_keys_(std::max<std::size_t>(max_keys, 1)) {}
 
 std::optional<std::chrono::milliseconds> RateLimiter::take(const std::string& key) {
@@ -111,8 +111,7 @@ ConcurrencyLimiter::Lease::~Lease() {
     if (owner_) owner_->release(key_);
 }
 
-std::unique_ptr<ConcurrencyLimiter::Lease> ConcurrencyLimiter::try_acquire(
-    const std::string& key) {
+std::unique_ptr<ConcurrencyLimiter::Lease> ConcurrencyLimiter::try_acquire(const std::string& key) {
     if (limit_ <= 0) return std::make_unique<Lease>(nullptr, key);
     std::lock_guard lock(mutex_);
     auto it = held_.find(key);
@@ -141,14 +140,19 @@ void ConcurrencyLimiter::release(const std::string& key) {
 ServiceError rate_limited(const std::string& what, std::chrono::milliseconds retry_after) {
     ServiceError error = make_error(
         StatusCode::kResourceExhausted, "RATE_LIMITED",
-        "too many " + what + "; retry in " +
-            std::to_string(whole_seconds_up(retry_after)) + " s");
+        "too many " + what + "; retry in " + std::to_string(whole_seconds_up(retry_after)) + " s");
     error.retry_after = retry_after;
     return error;
 }
 
-std::string client_address(const std::string& peer,
-                           const std::vector<std::string>& forwarded_for, int trusted_hops) {
+std::optional<ServiceError> take_seat_action(RateLimiter& limit, const std::string& token_hash) {
+    if (auto wait = limit.take(token_hash))
+        return rate_limited("actions with this seat token (offers, answers, claims)", *wait);
+    return std::nullopt;
+}
+
+std::string client_address(const std::string& peer, const std::vector<std::string>& forwarded_for,
+                           int trusted_hops) {
     const std::string fallback = address_key(peer).value_or(peer);
     if (trusted_hops <= 0) return fallback;
     // Each proxy appends; the headers' values in order, entries in order.

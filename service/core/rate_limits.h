@@ -34,11 +34,16 @@ struct Rate {
 
 // What a client may do per replica; 0 turns a limit off.
 struct RateLimitOptions {
-    Rate create_per_address{20, std::chrono::seconds(60), 10};
-    Rate import_per_address{10, std::chrono::seconds(60), 5};
-    Rate join_per_address{60, std::chrono::seconds(60), 20};
+    // Per address: sized for the many players a shared address may carry.
+    // Every game a client brings into being counts as a creation (CreateGame,
+    // ImportGame, an accepted rematch).
+    Rate create_per_address{120, std::chrono::seconds(60), 60};
+    Rate import_per_address{30, std::chrono::seconds(60), 15};
+    Rate join_per_address{240, std::chrono::seconds(60), 80};
     Rate moves_per_token{5, std::chrono::seconds(1), 20};
-    int watch_streams_per_address = 32;
+    // Draw offers and answers, rematch offers and answers, claims, resigning,
+    // aborting: each stores events that every watcher is sent.
+    Rate seat_actions_per_token{30, std::chrono::seconds(60), 10};
     // Proxies in front that append to X-Forwarded-For (the gateway: 1);
     // 0 trusts no header and limits by the connection's peer.
     int trusted_proxy_hops = 0;
@@ -49,8 +54,7 @@ struct RateLimitOptions {
     static RateLimitOptions unlimited() {
         RateLimitOptions o;
         o.create_per_address = o.import_per_address = o.join_per_address = o.moves_per_token =
-            Rate{};
-        o.watch_streams_per_address = 0;
+            o.seat_actions_per_token = Rate{};
         return o;
     }
 };
@@ -115,12 +119,16 @@ class ConcurrencyLimiter {
 // with the wait (google.rpc.RetryInfo over gRPC, Retry-After over HTTP).
 ServiceError rate_limited(const std::string& what, std::chrono::milliseconds retry_after);
 
+// Takes a seat action from the bucket of the seat token whose digest is
+// `token_hash`; the refusal, or nothing.
+std::optional<ServiceError> take_seat_action(RateLimiter& limit, const std::string& token_hash);
+
 // The client's address: with `trusted_hops` proxies in front (each appending
 // the address it saw to X-Forwarded-For), the entry that many places from
 // the end of the combined header values; else the connection's peer.
 // Entries are trimmed; an entry that is not an IPv4 or IPv6 address (or a
 // header too short to reach) falls back to the peer's address.
-std::string client_address(const std::string& peer,
-                           const std::vector<std::string>& forwarded_for, int trusted_hops);
+std::string client_address(const std::string& peer, const std::vector<std::string>& forwarded_for,
+                           int trusted_hops);
 
 }  // namespace foxgeese::service

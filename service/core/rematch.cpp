@@ -13,6 +13,9 @@
 // seats are taken.
 #include <spdlog/spdlog.h>
 
+#include <functional>
+#include <optional>
+
 #include "engine/position_code.h"
 #include "service/core/database_errors.h"
 #include "service/core/game_clock.h"
@@ -67,9 +70,9 @@ GameRow rematch_row(const GameRow& old, std::int64_t now_us, std::int64_t open_t
     g.increment_ms = old.increment_ms;
     g.move_period_ms = old.move_period_ms;
     g.first_move_ms = old.first_move_ms;
-    const std::int64_t start_clock =
-        old.time_control == storage::time_control::kCorrespondence ? old.move_period_ms
-                                                                    : old.initial_ms;
+    const std::int64_t start_clock = old.time_control == storage::time_control::kCorrespondence
+                                         ? old.move_period_ms
+                                         : old.initial_ms;
     g.fox_clock_ms = g.geese_clock_ms = start_clock;
     g.fox_reserved_hash = old.geese_token_hash;
     g.geese_reserved_hash = old.fox_token_hash;
@@ -103,16 +106,15 @@ struct RematchSeat {
 
 // Creates the rematch of a finished game if it is not there yet, then gives
 // the holder of `old_token_hash` their kept seat(s) with a fresh token.
-ServiceResult<RematchSeat> take_rematch_seat(storage::PostgresGameStore& store,
-                                                    Clock& clock, const GameRow& old,
-                                                    const std::string& old_token_hash,
-                                                    std::int64_t open_ttl_us,
-                                                    const storage::CallBudget& budget) {
+ServiceResult<RematchSeat> take_rematch_seat(storage::PostgresGameStore& store, Clock& clock,
+                                             const GameRow& old, const std::string& old_token_hash,
+                                             std::int64_t open_ttl_us,
+                                             const storage::CallBudget& budget) {
     const GameRow fresh = rematch_row(old, clock.now_us(), open_ttl_us);
-    store.insert_game(fresh, format_repetition_key(parse_position_code(variant_of(old),
-                                                                       fresh.start_position)
-                                                       .value()),
-                      budget);
+    store.insert_game(
+        fresh,
+        format_repetition_key(parse_position_code(variant_of(old), fresh.start_position).value()),
+        budget);
     const std::string token = new_seat_token();
     RematchSeat taken;
     std::optional<ServiceError> error;
@@ -163,10 +165,12 @@ struct RematchDecision {
     bool accepted = false;  // a rematch now exists for the caller to take
 };
 
-ServiceResult<RematchDecision> decide_rematch(storage::PostgresGameStore& store,
-                                                     Clock& clock, const std::string& id,
-                                                     const Bearer& token, RematchAct act,
-                                                     const storage::CallBudget& budget) {
+// `may_create` is asked once the decision would bring the rematch into
+// being: a new game counts against its client's creation limit.
+ServiceResult<RematchDecision> decide_rematch(
+    storage::PostgresGameStore& store, Clock& clock, const std::string& id, const Bearer& token,
+    RematchAct act, const std::function<std::optional<ServiceError>()>& may_create,
+    const storage::CallBudget& budget) {
     RematchDecision decision;
     decision.game = store.modify_game(
         id,
@@ -178,7 +182,8 @@ ServiceResult<RematchDecision> decide_rematch(storage::PostgresGameStore& store,
                 return false;
             }
             const std::int64_t now = clock.now_us();
-            if (g.state != storage::game_state::kFinished && !settle_overdue(current, now, recorded)) {
+            if (g.state != storage::game_state::kFinished &&
+                !settle_overdue(current, now, recorded)) {
                 decision.error = game_not_over();
                 return false;
             }
@@ -224,6 +229,7 @@ ServiceResult<RematchDecision> decide_rematch(storage::PostgresGameStore& store,
                 recorded.push_back(event_bytes(std::move(offered), now));
                 return true;
             }
+            if ((decision.error = may_create())) return !recorded.empty();
             g.rematch_offered_by = 0;
             g.rematch_game_id = new_game_id();
             recorded.push_back(
@@ -261,9 +267,11 @@ ServiceResult<Response> GameService::act_on_rematch(const char* rpc, const std::
     if (auto e = normalize_game_id(raw_id, id)) return *e;
     ServiceResult<Bearer> token = require_bearer(call);
     if (!token.ok()) return token.error();
+    if (auto e = take_seat_action(seat_action_limit_, token.value().hash)) return *e;
     return guarded<Response>(rpc, [&]() -> ServiceResult<Response> {
         const storage::CallBudget budget = call.budget();
-        auto decided = decide_rematch(store_, clock_, id, token.value(), act, budget);
+        auto decided = decide_rematch(
+            store_, clock_, id, token.value(), act, [&] { return count_new_game(call); }, budget);
         if (!decided.ok()) return decided.error();
         Response response;
         const GameRow& old = decided.value().game->game;

@@ -8,12 +8,12 @@
 #include <variant>
 
 #include "service/core/database_errors.h"
-#include "storage/database_failure.h"
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
 #include "service/core/overdue_games.h"
+#include "storage/database_failure.h"
 
 namespace foxgeese::service {
 namespace {
@@ -33,8 +33,9 @@ enum class Needs { kInProgress, kOpen };
 std::optional<ServiceError> check_state(const GameRow& g, Needs needs) {
     if (needs == Needs::kInProgress) return check_playing(g);
     if (g.state == storage::game_state::kActive) {
-        return make_error(StatusCode::kFailedPrecondition, "GAME_STARTED",
-                          "an opponent has joined: abort (before the first moves) or resign instead");
+        return make_error(
+            StatusCode::kFailedPrecondition, "GAME_STARTED",
+            "an opponent has joined: abort (before the first moves) or resign instead");
     }
     if (g.state == storage::game_state::kFinished)
         return make_error(StatusCode::kFailedPrecondition, "GAME_OVER", "the game is over");
@@ -46,13 +47,14 @@ std::optional<ServiceError> check_state(const GameRow& g, Needs needs) {
 // the reply holds the game as it stands after.
 template <class Response>
 ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& clock,
-                                    const char* rpc, const std::string& raw_id,
+                                    RateLimiter& limit, const char* rpc, const std::string& raw_id,
                                     const CallContext& call, Needs needs,
                                     const SeatChange& change) {
     std::string id;
     if (auto e = normalize_game_id(raw_id, id)) return *e;
     ServiceResult<Bearer> token = require_bearer(call);
     if (!token.ok()) return token.error();
+    if (auto e = take_seat_action(limit, token.value().hash)) return *e;
     return guarded<Response>(rpc, [&]() -> ServiceResult<Response> {
         std::optional<ServiceError> error;
         std::optional<v1::Game> after;
@@ -107,20 +109,21 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& cl
 
 }  // namespace
 
-ServiceResult<v1::ResignGameResponse> GameService::resign_game(
-    const v1::ResignGameRequest& request, const CallContext& call) {
+ServiceResult<v1::ResignGameResponse> GameService::resign_game(const v1::ResignGameRequest& request,
+                                                               const CallContext& call) {
     return seat_action<v1::ResignGameResponse>(
-        store_, clock_, "ResignGame", request.game_id(), call, Needs::kInProgress,
+        store_, clock_, seat_action_limit_, "ResignGame", request.game_id(), call,
+        Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             const Side resigning = acting_side(held, side_to_move_of(g));
             // A pending draw offer dies with the game.
             if (g.draw_offered_by != 0)
                 events.push_back(draw_answered_event(false, other_side_number(g.draw_offered_by)));
-            finish(g,
-                   resigning == Side::kFox ? v1::GAME_RESULT_GEESE_WIN
-                                           : v1::GAME_RESULT_FOX_SIDE_WINS,
-                   v1::END_REASON_RESIGNATION, now);
+            finish(
+                g,
+                resigning == Side::kFox ? v1::GAME_RESULT_GEESE_WIN : v1::GAME_RESULT_FOX_SIDE_WINS,
+                v1::END_REASON_RESIGNATION, now);
             events.push_back(game_ended_event({}));
             return true;
         });
@@ -129,7 +132,8 @@ ServiceResult<v1::ResignGameResponse> GameService::resign_game(
 ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(const v1::OfferDrawRequest& request,
                                                              const CallContext& call) {
     return seat_action<v1::OfferDrawResponse>(
-        store_, clock_, "OfferDraw", request.game_id(), call, Needs::kInProgress,
+        store_, clock_, seat_action_limit_, "OfferDraw", request.game_id(), call,
+        Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             const int offering = side_number(acting_side(held, side_to_move_of(g)));
@@ -159,7 +163,8 @@ ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(const v1::OfferDraw
 ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
     const v1::RespondDrawRequest& request, const CallContext& call) {
     return seat_action<v1::RespondDrawResponse>(
-        store_, clock_, "RespondDraw", request.game_id(), call, Needs::kInProgress,
+        store_, clock_, seat_action_limit_, "RespondDraw", request.game_id(), call,
+        Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             if (g.draw_offered_by == 0) {
@@ -186,7 +191,8 @@ ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
 ServiceResult<v1::AbortGameResponse> GameService::abort_game(const v1::AbortGameRequest& request,
                                                              const CallContext& call) {
     return seat_action<v1::AbortGameResponse>(
-        store_, clock_, "AbortGame", request.game_id(), call, Needs::kInProgress,
+        store_, clock_, seat_action_limit_, "AbortGame", request.game_id(), call,
+        Needs::kInProgress,
         [&](GameRow& g, Held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             if (has_moved(g, Side::kFox) && has_moved(g, Side::kGeese)) {
@@ -201,10 +207,10 @@ ServiceResult<v1::AbortGameResponse> GameService::abort_game(const v1::AbortGame
         });
 }
 
-ServiceResult<v1::CancelGameResponse> GameService::cancel_game(
-    const v1::CancelGameRequest& request, const CallContext& call) {
+ServiceResult<v1::CancelGameResponse> GameService::cancel_game(const v1::CancelGameRequest& request,
+                                                               const CallContext& call) {
     return seat_action<v1::CancelGameResponse>(
-        store_, clock_, "CancelGame", request.game_id(), call, Needs::kOpen,
+        store_, clock_, seat_action_limit_, "CancelGame", request.game_id(), call, Needs::kOpen,
         [&](GameRow& g, Held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             finish(g, v1::GAME_RESULT_NONE, v1::END_REASON_CANCELLED, now);
@@ -228,12 +234,13 @@ ServiceResult<v1::ClaimVictoryResponse> GameService::claim_victory(
     const std::int64_t gone_threshold_us =
         std::chrono::duration_cast<std::chrono::microseconds>(options_.opponent_gone).count();
     return seat_action<v1::ClaimVictoryResponse>(
-        store_, clock_, "ClaimVictory", id, call, Needs::kInProgress,
+        store_, clock_, seat_action_limit_, "ClaimVictory", id, call, Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             if (held == Held::kBoth) {
-                return make_error(StatusCode::kPermissionDenied, "WRONG_SEAT",
-                                  "this token holds both seats: there is no opponent to claim against");
+                return make_error(
+                    StatusCode::kPermissionDenied, "WRONG_SEAT",
+                    "this token holds both seats: there is no opponent to claim against");
             }
             if (g.bot_side != 0) {
                 return make_error(StatusCode::kFailedPrecondition, "CLAIM_NOT_ALLOWED",
@@ -241,8 +248,9 @@ ServiceResult<v1::ClaimVictoryResponse> GameService::claim_victory(
                                   "time, and its clock decides if it does not");
             }
             if (g.time_control == storage::time_control::kCorrespondence) {
-                return make_error(StatusCode::kFailedPrecondition, "CLAIM_NOT_ALLOWED",
-                                  "a correspondence game ends by its move deadline, not by a claim");
+                return make_error(
+                    StatusCode::kFailedPrecondition, "CLAIM_NOT_ALLOWED",
+                    "a correspondence game ends by its move deadline, not by a claim");
             }
             const Side claimant = held == Held::kFox ? Side::kFox : Side::kGeese;
             if (side_to_move(g) == claimant) {
@@ -262,18 +270,18 @@ ServiceResult<v1::ClaimVictoryResponse> GameService::claim_victory(
                     StatusCode::kFailedPrecondition, "OPPONENT_PRESENT",
                     opponent.connected
                         ? "the opponent is connected"
-                        : "the opponent has been gone " + std::to_string((now - gone_since) / 1'000'000) +
-                              " s of the " + std::to_string(gone_threshold_us / 1'000'000) +
-                              " s a claim needs",
+                        : "the opponent has been gone " +
+                              std::to_string((now - gone_since) / 1'000'000) + " s of the " +
+                              std::to_string(gone_threshold_us / 1'000'000) + " s a claim needs",
                     {{"claimable_at", opponent.connected
                                           ? std::string()
                                           : google::protobuf::util::TimeUtil::ToString(at)}});
             }
             if (g.draw_offered_by != 0)
                 events.push_back(draw_answered_event(false, other_side_number(g.draw_offered_by)));
-            const int result = request.draw()             ? v1::GAME_RESULT_DRAW
+            const int result = request.draw()           ? v1::GAME_RESULT_DRAW
                                : claimant == Side::kFox ? v1::GAME_RESULT_FOX_SIDE_WINS
-                                                          : v1::GAME_RESULT_GEESE_WIN;
+                                                        : v1::GAME_RESULT_GEESE_WIN;
             finish(g, result, v1::END_REASON_OPPONENT_LEFT, now);
             events.push_back(game_ended_event({}));
             return true;

@@ -127,8 +127,8 @@ const std::vector<Option>& options() {
         {"--db-timeout-ms", "FOXGEESE_DB_TIMEOUT_MS", "MS",
          "the longest one database call may take before it is cancelled (100..600000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.db_timeout_ms =
-                 static_cast<int>(parse_integer(source, v, 100, 600'000, "a number of milliseconds"));
+             c.db_timeout_ms = static_cast<int>(
+                 parse_integer(source, v, 100, 600'000, "a number of milliseconds"));
          }},
         {"--log-level", "FOXGEESE_LOG_LEVEL", "LEVEL", "trace, debug, info, warn or error",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
@@ -176,37 +176,46 @@ const std::vector<Option>& options() {
              }
          }},
         {"--first-move-seconds", "FOXGEESE_FIRST_MOVE_SECONDS", "N",
-         "real-time games: seconds each side has for its first move before the game is aborted (5..3600)",
+         "real-time games: seconds each side has for its first move before the game is aborted "
+         "(5..3600)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.first_move_seconds = static_cast<int>(parse_integer(source, v, 5, 3600, "a number of seconds"));
+             c.first_move_seconds =
+                 static_cast<int>(parse_integer(source, v, 5, 3600, "a number of seconds"));
          }},
         {"--open-game-ttl-seconds", "FOXGEESE_OPEN_GAME_TTL_SECONDS", "N",
          "seconds a game waits for an opponent before it expires (60..2592000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.open_game_ttl_seconds = static_cast<int>(parse_integer(source, v, 60, 2592000, "a number of seconds"));
+             c.open_game_ttl_seconds =
+                 static_cast<int>(parse_integer(source, v, 60, 2592000, "a number of seconds"));
          }},
         {"--opponent-gone-seconds", "FOXGEESE_OPPONENT_GONE_SECONDS", "N",
-         "real-time games: seconds a seat holder must be gone on their turn before the opponent may claim (5..3600)",
+         "real-time games: seconds a seat holder must be gone on their turn before the opponent "
+         "may claim (5..3600)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.opponent_gone_seconds = static_cast<int>(parse_integer(source, v, 5, 3600, "a number of seconds"));
+             c.opponent_gone_seconds =
+                 static_cast<int>(parse_integer(source, v, 5, 3600, "a number of seconds"));
          }},
         {"--rematch-linger-seconds", "FOXGEESE_REMATCH_LINGER_SECONDS", "N",
          "seconds a watch stream stays open after the game for a rematch offer (0..3600)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.rematch_linger_seconds = static_cast<int>(parse_integer(source, v, 0, 3600, "a number of seconds"));
+             c.rematch_linger_seconds =
+                 static_cast<int>(parse_integer(source, v, 0, 3600, "a number of seconds"));
          }},
         {"--create-per-minute", "FOXGEESE_CREATE_PER_MINUTE", "N",
-         "CreateGame calls per client address per minute, half of them at once (0: no limit; ..100000)",
+         "CreateGame calls per client address per minute, half of them at once (0: no limit; "
+         "..100000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.create_per_minute = static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
          }},
         {"--import-per-minute", "FOXGEESE_IMPORT_PER_MINUTE", "N",
-         "ImportGame calls per client address per minute, half of them at once (0: no limit; ..100000)",
+         "ImportGame calls per client address per minute, half of them at once (0: no limit; "
+         "..100000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.import_per_minute = static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
          }},
         {"--join-per-minute", "FOXGEESE_JOIN_PER_MINUTE", "N",
-         "JoinGame calls per client address per minute, a third of them at once (0: no limit; ..100000)",
+         "JoinGame calls per client address per minute, a third of them at once (0: no limit; "
+         "..100000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.join_per_minute = static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
          }},
@@ -215,35 +224,66 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.moves_per_second = static_cast<int>(parse_integer(source, v, 0, 10000, "a rate"));
          }},
-        {"--watch-streams-per-address", "FOXGEESE_WATCH_STREAMS_PER_ADDRESS", "N",
-         "WatchGame streams open at once per client address (0: no limit; ..100000)",
+        {"--seat-actions-per-minute", "FOXGEESE_SEAT_ACTIONS_PER_MINUTE", "N",
+         "draw and rematch offers and answers, claims, resignations and aborts per seat token per "
+         "minute, a third of them at once (0: no limit; ..100000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.watch_streams_per_address = static_cast<int>(parse_integer(source, v, 0, 100000, "a number of streams"));
+             c.seat_actions_per_minute =
+                 static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
+         }},
+        {"--watch-streams-per-token", "FOXGEESE_WATCH_STREAMS_PER_TOKEN", "N",
+         "WatchGame streams open at once per seat token (0: no limit; ..100000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.watch_streams_per_token =
+                 static_cast<int>(parse_integer(source, v, 0, 100000, "a number of streams"));
+         }},
+        {"--watch-streams-per-address", "FOXGEESE_WATCH_STREAMS_PER_ADDRESS", "N",
+         "WatchGame streams without a seat token open at once per client address (0: no limit; "
+         "..100000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.watch_streams_per_address =
+                 static_cast<int>(parse_integer(source, v, 0, 100000, "a number of streams"));
+         }},
+        {"--watch-opens-per-minute", "FOXGEESE_WATCH_OPENS_PER_MINUTE", "N",
+         "WatchGame streams opened per seat token per minute, a third of them at once; twenty "
+         "times that per client address for streams without a token (0: no limit; ..100000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.watch_opens_per_minute =
+                 static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
          }},
         {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "N",
-         "threads that share the delivery of one event to a game's watchers, the watch hub's own included (0: one per core; ..64)",
+         "threads that share the delivery of one event to a game's watchers, the watch hub's own "
+         "included (0: one per core; ..64)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.watch_walk_threads = static_cast<int>(parse_integer(source, v, 0, 64, "a number of threads"));
+             c.watch_walk_threads =
+                 static_cast<int>(parse_integer(source, v, 0, 64, "a number of threads"));
          }},
         {"--trusted-proxy-hops", "FOXGEESE_TRUSTED_PROXY_HOPS", "N",
-         "proxies in front that append to X-Forwarded-For (the gateway: 1); 0 limits by the connection's peer (0..10)",
+         "proxies in front that append to X-Forwarded-For (the gateway: 1); 0 limits by the "
+         "connection's peer (0..10)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.trusted_proxy_hops = static_cast<int>(parse_integer(source, v, 0, 10, "a number of hops"));
+             c.trusted_proxy_hops =
+                 static_cast<int>(parse_integer(source, v, 0, 10, "a number of hops"));
          }},
         {"--analysis-concurrency", "FOXGEESE_ANALYSIS_CONCURRENCY", "N",
-         "AnalyzePosition and AnalyzeGame searches running at once on this server; more are refused with ANALYSIS_BUSY (1..64)",
+         "AnalyzePosition and AnalyzeGame searches running at once on this server; more are "
+         "refused with ANALYSIS_BUSY (1..64)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.analysis_concurrency = static_cast<int>(parse_integer(source, v, 1, 64, "a number of analyses"));
+             c.analysis_concurrency =
+                 static_cast<int>(parse_integer(source, v, 1, 64, "a number of analyses"));
          }},
         {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "N",
          "analyses running at once per client address (0: no limit; ..64)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.analyses_per_address = static_cast<int>(parse_integer(source, v, 0, 64, "a number of analyses"));
+             c.analyses_per_address =
+                 static_cast<int>(parse_integer(source, v, 0, 64, "a number of analyses"));
          }},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "N",
-         "games this server keeps a copy of after moving in them, so that their next move skips a database read (0: read every time; ..1000000)",
+         "games this server keeps a copy of after moving in them, so that their next move skips a "
+         "database read (0: read every time; ..1000000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.move_cache_games = static_cast<int>(parse_integer(source, v, 0, 1000000, "a number of games"));
+             c.move_cache_games =
+                 static_cast<int>(parse_integer(source, v, 0, 1000000, "a number of games"));
          }},
         {"--web-client", "FOXGEESE_WEB_CLIENT", "BOOL",
          "serve the reference web client at /play/ on the HTTP port (true or false)",
@@ -251,19 +291,25 @@ const std::vector<Option>& options() {
              c.web_client = parse_bool(source, v);
          }},
         {"--bot-threads", "FOXGEESE_BOT_THREADS", "N",
-         "bot searches at once on this server; more owed bot moves wait for a free one here or on another server (0: none here; ..64)",
+         "bot searches at once on this server; more owed bot moves wait for a free one here or on "
+         "another server (0: none here; ..64)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.bot_threads = static_cast<int>(parse_integer(source, v, 0, 64, "a number of threads"));
+             c.bot_threads =
+                 static_cast<int>(parse_integer(source, v, 0, 64, "a number of threads"));
          }},
         {"--bot-lease-seconds", "FOXGEESE_BOT_LEASE_SECONDS", "N",
-         "how long a server's claim on a bot move holds unless renewed: another server takes the move over this long after the claimant died (1..60)",
+         "how long a server's claim on a bot move holds unless renewed: another server takes the "
+         "move over this long after the claimant died (1..60)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.bot_lease_seconds = static_cast<int>(parse_integer(source, v, 1, 60, "a number of seconds"));
+             c.bot_lease_seconds =
+                 static_cast<int>(parse_integer(source, v, 1, 60, "a number of seconds"));
          }},
         {"--bot-test-delay-ms", "FOXGEESE_BOT_TEST_DELAY_MS", "MS",
-         "tests only: wait this long before each bot search, to catch a server thinking (0..600000)",
+         "tests only: wait this long before each bot search, to catch a server thinking "
+         "(0..600000)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
-             c.bot_test_delay_ms = static_cast<int>(parse_integer(source, v, 0, 600'000, "a number of milliseconds"));
+             c.bot_test_delay_ms =
+                 static_cast<int>(parse_integer(source, v, 0, 600'000, "a number of milliseconds"));
          }},
     };
     return kOptions;
@@ -294,14 +340,23 @@ std::string default_text(const Option& option) {
     if (flag == "--import-per-minute") return std::to_string(defaults.import_per_minute);
     if (flag == "--join-per-minute") return std::to_string(defaults.join_per_minute);
     if (flag == "--moves-per-second") return std::to_string(defaults.moves_per_second);
-    if (flag == "--watch-streams-per-address") return std::to_string(defaults.watch_streams_per_address);
-    if (flag == "--watch-walk-threads") return "one per core (here " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + ")";
+    if (flag == "--seat-actions-per-minute")
+        return std::to_string(defaults.seat_actions_per_minute);
+    if (flag == "--watch-streams-per-token")
+        return std::to_string(defaults.watch_streams_per_token);
+    if (flag == "--watch-streams-per-address")
+        return std::to_string(defaults.watch_streams_per_address);
+    if (flag == "--watch-opens-per-minute") return std::to_string(defaults.watch_opens_per_minute);
+    if (flag == "--watch-walk-threads")
+        return "one per core (here " +
+               std::to_string(std::max(1u, std::thread::hardware_concurrency())) + ")";
     if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
     if (flag == "--analysis-concurrency") return std::to_string(defaults.analysis_concurrency);
     if (flag == "--analyses-per-address") return std::to_string(defaults.analyses_per_address);
     if (flag == "--move-cache-games") return std::to_string(defaults.move_cache_games);
     if (flag == "--web-client") return defaults.web_client ? "true" : "false";
-    if (flag == "--bot-threads") return "half the cores, at least 1 (here " + std::to_string(defaults.bot_threads) + ")";
+    if (flag == "--bot-threads")
+        return "half the cores, at least 1 (here " + std::to_string(defaults.bot_threads) + ")";
     if (flag == "--bot-lease-seconds") return std::to_string(defaults.bot_lease_seconds);
     if (flag == "--bot-test-delay-ms") return std::to_string(defaults.bot_test_delay_ms);
     return {};
@@ -426,7 +481,8 @@ void refuse_extras(const std::vector<std::string>& extras, const std::string& co
     if (first.size() > 1 && first[0] == '-')
         throw ConfigError("unknown flag '" + first.substr(0, first.find('=')) + "' (see --help)");
     if (command.empty())
-        throw ConfigError("unknown command '" + first + "': expected serve or migrate (see --help)");
+        throw ConfigError("unknown command '" + first +
+                          "': expected serve or migrate (see --help)");
     throw ConfigError("unexpected argument '" + first + "' after the command '" + command + "'");
 }
 
@@ -446,11 +502,10 @@ ServerConfig parse_server_config(int argc, const char* const* argv) {
     std::map<std::string_view, std::string> values;
     std::vector<std::pair<const Option*, const CLI::Option*>> bound;
     for (const Option& option : options()) {
-        const CLI::Option* parsed =
-            app.add_option(std::string(option.flag), values[option.flag])
-                ->envname(std::string(option.env))
-                ->type_name(std::string(option.value_name))
-                ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+        const CLI::Option* parsed = app.add_option(std::string(option.flag), values[option.flag])
+                                        ->envname(std::string(option.env))
+                                        ->type_name(std::string(option.value_name))
+                                        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
         bound.emplace_back(&option, parsed);
     }
     CLI::App* serve = app.add_subcommand("serve")->fallthrough()->allow_extras();
@@ -568,7 +623,10 @@ std::string describe_config(const ServerConfig& config) {
             " import_per_minute=" + std::to_string(config.import_per_minute) +
             " join_per_minute=" + std::to_string(config.join_per_minute) +
             " moves_per_second=" + std::to_string(config.moves_per_second) +
+            " seat_actions_per_minute=" + std::to_string(config.seat_actions_per_minute) +
+            " watch_streams_per_token=" + std::to_string(config.watch_streams_per_token) +
             " watch_streams_per_address=" + std::to_string(config.watch_streams_per_address) +
+            " watch_opens_per_minute=" + std::to_string(config.watch_opens_per_minute) +
             " watch_walk_threads=" + std::to_string(config.watch_walk_threads) +
             " trusted_proxy_hops=" + std::to_string(config.trusted_proxy_hops) +
             " analysis_concurrency=" + std::to_string(config.analysis_concurrency) +

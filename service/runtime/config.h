@@ -45,11 +45,16 @@ struct ServerConfig {
     int rematch_linger_seconds = 120;
     // Rate limits per replica (0 turns one off) and the proxies whose
     // X-Forwarded-For is believed (see RateLimitOptions).
-    int create_per_minute = 20;
-    int import_per_minute = 10;
-    int join_per_minute = 60;
+    // Sized for a shared address: a school or a mobile network puts hundreds
+    // of players behind one (README, "Behind a shared address").
+    int create_per_minute = 120;
+    int import_per_minute = 30;
+    int join_per_minute = 240;
     int moves_per_second = 5;
-    int watch_streams_per_address = 32;
+    int seat_actions_per_minute = 30;
+    int watch_streams_per_token = 8;
+    int watch_streams_per_address = 256;
+    int watch_opens_per_minute = 60;
     int trusted_proxy_hops = 0;
     // Threads that deliver one event to a game's watchers together (0: as
     // many as the machine has cores).

@@ -8,8 +8,8 @@
 #include "service/core/database_errors.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_views.h"
-#include "service/core/secrets.h"
 #include "service/core/seat_auth.h"
+#include "service/core/secrets.h"
 
 namespace foxgeese::service {
 namespace {
@@ -18,6 +18,11 @@ using storage::GameRow;
 using storage::MoveRow;
 using SteadyClock = std::chrono::steady_clock;
 using PresencePair = std::pair<storage::SeatPresence, storage::SeatPresence>;
+
+// Presence changes a game's watchers are sent at once before the rate of
+// WatchHubOptions::presence_min_interval holds them back: a seat holder who
+// comes and goes is seen doing so.
+constexpr double kPresenceBurst = 3;
 
 // Seats a holder makes connected, as a bit set of side numbers (1 fox side,
 // 2 geese: each side's number is its bit).
@@ -81,8 +86,8 @@ struct WatchHub::Watcher {
     std::string watcher_id;
     int seats = 0;  // seats whose presence this watcher makes connected
     // Guarded by the game's mutex:
-    std::int64_t last_seq = 0;    // the game's last event this watcher has (or its snapshot had)
-    bool needs_presence = true;   // the current presence has not been sent yet
+    std::int64_t last_seq = 0;   // the game's last event this watcher has (or its snapshot had)
+    bool needs_presence = true;  // the current presence has not been sent yet
     // After GameEnded: when (on the service's Clock) the stream closes
     // unless a rematch answer closes it first.
     std::optional<std::int64_t> close_at_us;
@@ -97,8 +102,24 @@ struct WatchHub::Watcher {
 struct WatchHub::WatchedGame {
     std::mutex mutex;
     std::vector<std::shared_ptr<Watcher>> watchers;
-    PresencePair presence;
+    PresencePair presence;  // as last sent to every watcher
     bool presence_loaded = false;
+    // Presence changes sent lately, as a token bucket: kPresenceBurst at
+    // once, then one per presence_min_interval.
+    double presence_budget = kPresenceBurst;
+    SteadyClock::time_point presence_budget_at{};
+    // A change read when the budget was spent: the timer asks for it again
+    // once the budget has refilled.
+    bool presence_deferred = false;
+
+    // The budget at `now`, refilled.
+    double presence_budget_now(SteadyClock::time_point now,
+                               std::chrono::milliseconds interval) const {
+        if (interval.count() <= 0) return kPresenceBurst;
+        const double refilled = std::chrono::duration<double>(now - presence_budget_at) /
+                                std::chrono::duration<double>(interval);
+        return std::min<double>(kPresenceBurst, presence_budget + refilled);
+    }
     // One refresh at a time per game; what arrives meanwhile waits in pending.
     bool refreshing = false;
     int pending = 0;
@@ -131,7 +152,10 @@ WatchHub::WatchHub(std::string database_url, storage::PostgresGameStore& store,
       clock_(clock),
       options_(options),
       server_id_(new_game_id()),
+      streams_per_token_(options.streams_per_token, 100'000),
       streams_per_address_(options.streams_per_address, 100'000),
+      opens_per_token_(clock, options.opens_per_token, 100'000),
+      opens_per_address_(clock, options.opens_per_address, 100'000),
       walk_(options.walk_helpers >= 0
                 ? options.walk_helpers
                 : std::max(0, static_cast<int>(std::thread::hardware_concurrency()) - 1)) {}
@@ -328,10 +352,14 @@ void WatchHub::timer_loop() {
         std::shared_ptr<const WatchEvent> beat;
         // Games whose last watchers the linger closed.
         std::vector<std::pair<std::string, std::shared_ptr<WatchedGame>>> emptied;
+        std::vector<std::string> presence_due;
         for (auto& [id, game] : games) {
             std::lock_guard lock(game->mutex);
             if (close_lingering(*game, now_us) && game->watchers.empty())
                 emptied.emplace_back(id, game);
+            if (game->presence_deferred &&
+                game->presence_budget_now(now, options_.presence_min_interval) >= 1.0)
+                presence_due.push_back(id);
             for (auto& w : game->watchers) {
                 if (now - w->last_sent < options_.heartbeat_interval) continue;
                 if (!beat) {
@@ -345,6 +373,8 @@ void WatchHub::timer_loop() {
         }
         for (auto& [id, game] : emptied)
             forget_if_unwatched(id, game);
+        for (const std::string& id : presence_due)
+            mark_dirty(id, kPresence);
         if (now >= next_catch_up) {
             next_catch_up = now + options_.catch_up_interval;
             try {
@@ -435,9 +465,9 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
         const bool ends = message.has_game_ended();
         const bool last = message.has_rematch_answered();
         // The recorded bytes go out as they are: serialized once, at the write.
-        parsed.push_back({recorded.seq, ends, last,
-                          std::make_shared<const WatchEvent>(std::move(message),
-                                                             std::move(recorded.body))});
+        parsed.push_back(
+            {recorded.seq, ends, last,
+             std::make_shared<const WatchEvent>(std::move(message), std::move(recorded.body))});
     }
     // The walk in parts (each a contiguous run of watchers, on the pool's
     // threads), each part with what it found: the watchers its events
@@ -449,9 +479,8 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
     const std::size_t count = parsed.empty() ? 0 : game.watchers.size();
     const std::size_t per_part =
         static_cast<std::size_t>(std::max(1, options_.watchers_per_walk_part));
-    const int parts = static_cast<int>(
-        std::min<std::size_t>(static_cast<std::size_t>(walk_.helpers()) + 1,
-                              (count + per_part - 1) / per_part));
+    const int parts = static_cast<int>(std::min<std::size_t>(
+        static_cast<std::size_t>(walk_.helpers()) + 1, (count + per_part - 1) / per_part));
     std::vector<Part> results(static_cast<std::size_t>(parts));
     walk_.run(parts, [&](int index) {
         const std::size_t i = static_cast<std::size_t>(index);
@@ -491,11 +520,20 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
     if (game.watchers.empty()) return 0;
     if (presence) {
         const bool changed = !game.presence_loaded || !same_presence(*presence, game.presence);
-        game.presence = *presence;
-        game.presence_loaded = true;
+        const SteadyClock::time_point now = SteadyClock::now();
+        const double budget = game.presence_budget_now(now, options_.presence_min_interval);
+        const bool send_change = changed && budget >= 1.0;
+        game.presence_deferred = changed && !send_change;
+        if (send_change) {
+            game.presence = *presence;
+            game.presence_loaded = true;
+            game.presence_budget = budget - 1.0;
+            game.presence_budget_at = now;
+        }
         std::shared_ptr<const WatchEvent> shared;
         for (auto& w : game.watchers) {
-            if (!changed && !w->needs_presence) continue;
+            // A new watcher gets the presence as it is at once.
+            if (!send_change && !w->needs_presence) continue;
             if (!shared) {
                 v1::WatchGameResponse event;
                 set_timestamp(clock_.now_us(), event.mutable_time());
@@ -543,8 +581,7 @@ void WatchHub::connect_seats(const Watcher& watcher, const storage::CallBudget& 
 }
 
 ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
-    const v1::WatchGameRequest& request, const CallContext& call,
-    std::shared_ptr<WatchSink> sink) {
+    const v1::WatchGameRequest& request, const CallContext& call, std::shared_ptr<WatchSink> sink) {
     if (auto e = check_single_authorization(call)) return *e;
     std::string id;
     if (auto e = normalize_game_id(request.game_id(), id)) return *e;
@@ -552,11 +589,26 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
         return invalid_argument("from_ply", "from_ply cannot be negative");
     const std::optional<Bearer> token = optional_bearer(call);
     if (stopping_) return shutting_down();
+    // Keyed by the seat token when there is one, so that a client behind a
+    // shared address cannot use up its neighbours' opens.
+    if (auto wait = token ? opens_per_token_.take(token->hash)
+                          : opens_per_address_.take(call.client_address)) {
+        return rate_limited(token ? "watch streams opened with this seat token"
+                                  : "watch streams opened from your address without a seat token",
+                            *wait);
+    }
     // Held until the stream ends, whichever way.
     std::unique_ptr<ConcurrencyLimiter::Lease> lease =
-        streams_per_address_.try_acquire(call.client_address);
+        token ? streams_per_token_.try_acquire(token->hash)
+              : streams_per_address_.try_acquire(call.client_address);
     if (!lease) {
-        return rate_limited("watch streams open from your address (at most " +
+        if (token) {
+            // Its holder's other streams keep the seat present meanwhile.
+            return rate_limited("watch streams open with this seat token (at most " +
+                                    std::to_string(streams_per_token_.limit()) + ")",
+                                std::chrono::seconds(2));
+        }
+        return rate_limited("watch streams open from your address without a seat token (at most " +
                                 std::to_string(streams_per_address_.limit()) + ")",
                             std::chrono::seconds(2));
     }
@@ -607,8 +659,7 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
         });
 }
 
-void WatchHub::register_watcher(const std::string& game_id,
-                                const std::shared_ptr<Watcher>& watcher,
+void WatchHub::register_watcher(const std::string& game_id, const std::shared_ptr<Watcher>& watcher,
                                 const std::shared_ptr<const WatchEvent>& snapshot) {
     // Found or created and joined under the hub's lock, so a concurrent
     // removal can never leave the watcher in a game the hub forgot.

@@ -28,6 +28,7 @@
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
 #include "service/core/rate_limits.h"
+#include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
 #include "service/watch/walk_pool.h"
 #include "service/watch/watch_sink.h"
@@ -52,8 +53,21 @@ struct WatchHubOptions {
     // not heard of: a notification lost (its replica died between a commit
     // and the announcement, change_notifier.h) costs a watcher this long.
     std::chrono::milliseconds catch_up_interval{1'000};
-    // Watch streams open at once per client address (0: no limit).
-    int streams_per_address = 32;
+    // Watch streams open at once (0: no limit): per seat token for a stream
+    // that carries one, so that the many players behind one shared address
+    // (a school, a mobile network) never share a limit; per client address
+    // for the others, the spectators.
+    int streams_per_token = 8;
+    int streams_per_address = 256;
+    // How often streams may be opened (each open reads the game and may
+    // change a seat's presence): per seat token, and per client address for
+    // streams without one, sized for a shared address.
+    Rate opens_per_token{60, std::chrono::seconds(60), 20};
+    Rate opens_per_address{1200, std::chrono::seconds(60), 300};
+    // Presence changes go to a game's watchers at most this often once a
+    // few have gone at once, with the latest state: one who opens and closes
+    // streams in a loop cannot flood the other watchers.
+    std::chrono::milliseconds presence_min_interval{1'000};
     // A stream is cut off when more events than this wait to be written to
     // it (its client reads slower than the game moves; it can resume with
     // from_ply), on either transport.
@@ -128,9 +142,9 @@ class WatchHub {
     // Hands events and presence, read without a lock, to the watchers that
     // need them; returns what still has to be read (a watcher that needs
     // older events, or a refresh asked for meanwhile).
-    int deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>& events,
-                       const std::optional<std::pair<storage::SeatPresence, storage::SeatPresence>>&
-                           presence);
+    int deliver_locked(
+        WatchedGame& game, std::vector<storage::GameEvent>& events,
+        const std::optional<std::pair<storage::SeatPresence, storage::SeatPresence>>& presence);
     v1::WatchGameResponse snapshot_of(const storage::GameWithLastMove& found,
                                       const v1::WatchGameRequest& request,
                                       const storage::CallBudget& budget);
@@ -155,7 +169,10 @@ class WatchHub {
     Clock& clock_;
     const WatchHubOptions options_;
     const std::string server_id_;
+    ConcurrencyLimiter streams_per_token_;
     ConcurrencyLimiter streams_per_address_;
+    RateLimiter opens_per_token_;
+    RateLimiter opens_per_address_;
     WalkPool walk_;
 
     // Lock order: mutex_, then a WatchedGame's mutex; queue_mutex_ alone.

@@ -6,6 +6,7 @@
 // running at once, per replica and per client address, as
 // RESOURCE_EXHAUSTED with a RetryInfo.
 #include <algorithm>
+#include <pqxx/pqxx>
 #include <set>
 #include <string>
 #include <vector>
@@ -257,7 +258,7 @@ TEST_F(Analysis, AGameAnalysedOnceIsServedFromStorageEvenAfterARestart) {
     EXPECT_EQ(count_rows("game_analyses"), 1);
 }
 
-TEST_F(Analysis, AGameInProgressIsAnalysedAgainOnlyAfterMoreMoves) {
+TEST_F(Analysis, AGameInProgressIsAnalysedAgainOnlyAfterMoreMovesAndKeepsItsLatest) {
     const SeatedGame game = start_game();
     const Reply<v1::AnalyzeGameResponse> before_moves = client().analyze_game(game.id);
     ASSERT_TRUE(IsOk(before_moves));
@@ -278,8 +279,23 @@ TEST_F(Analysis, AGameInProgressIsAnalysedAgainOnlyAfterMoreMoves) {
     ASSERT_TRUE(IsOk(three));
     EXPECT_EQ(three->ply(), 3);
     EXPECT_EQ(three->plies_size(), 3);
-    EXPECT_EQ(count_rows("game_analyses"), 3);
     EXPECT_EQ(analyses("AnalyzeGame"), 3);
+    // The game keeps its latest analysis only, so analysing a game after
+    // every move stores one game's worth, not one per ply.
+    EXPECT_EQ(count_rows("game_analyses"), 1);
+    for (int more = 0; more < 5; ++more) {
+        ASSERT_TRUE(IsOk(play_any(game)));
+        ASSERT_TRUE(IsOk(client().analyze_game(game.id)));
+    }
+    const Reply<v1::AnalyzeGameResponse> latest = client().analyze_game(game.id);
+    ASSERT_TRUE(IsOk(latest));
+    EXPECT_EQ(latest->ply(), 8);
+    pqxx::connection conn(database_url());
+    pqxx::nontransaction tx(conn);
+    const pqxx::row stored =
+        tx.exec1("SELECT count(*), sum(octet_length(response)) FROM game_analyses");
+    EXPECT_EQ(stored[0].as<long>(), 1);
+    EXPECT_EQ(stored[1].as<long>(), static_cast<long>(latest->ByteSizeLong()));
 }
 
 TEST_F(Analysis, BadAnalyzeGameRequestsAreRefusedAndStoreNothing) {
@@ -318,8 +334,7 @@ TEST_F(Analysis, AGameAnalysisCutShortByTheCallersDeadlineStoresNothing) {
     v1::AnalyzeGameRequest request;
     request.set_game_id(game.id);
     v1::AnalyzeGameResponse response;
-    EXPECT_EQ(stub->AnalyzeGame(&context, request, &response).error_code(),
-              C::DEADLINE_EXCEEDED);
+    EXPECT_EQ(stub->AnalyzeGame(&context, request, &response).error_code(), C::DEADLINE_EXCEEDED);
     // The search ended at the deadline (the whole analysis takes seconds),
     // and its partial result was dropped.
     EXPECT_TRUE(wait_for_analyses(server(), 0, std::chrono::seconds(1)));

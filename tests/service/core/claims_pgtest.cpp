@@ -28,7 +28,8 @@ struct Sides {
 };
 
 Sides sides_of(const SeatedGame& game, const v1::Game& now) {
-    if (now.side_to_move() == v1::SIDE_FOX) return {game.fox_token, game.geese_token, v1::SIDE_GEESE};
+    if (now.side_to_move() == v1::SIDE_FOX)
+        return {game.fox_token, game.geese_token, v1::SIDE_GEESE};
     return {game.geese_token, game.fox_token, v1::SIDE_FOX};
 }
 
@@ -68,6 +69,24 @@ TEST_F(Claims, AnOpponentWhoNeverCameIsClaimableAfterTheThreshold) {
     EXPECT_EQ(won->game().result(), win_for(s.claimant_side));
 }
 
+TEST_F(Claims, AnOpponentWhoseTokenIsInUseWithoutAStreamIsNotGone) {
+    const SeatedGame game = start_game();
+    const Sides s = sides_of(game, game.game);
+    // No stream, but the player's client asks after its seat (GetSeat):
+    // whoever uses their token is there.
+    clock().advance(61s);
+    ASSERT_TRUE(IsOk(client().get_seat(s.to_move)));
+    EXPECT_TRUE(
+        RejectsUnchanged(game.id, grpc::StatusCode::FAILED_PRECONDITION, "OPPONENT_PRESENT",
+                         [&] { return client().claim(game.id, false, s.claimant).status; }));
+    // Gone from their last use on: claimable a full threshold after it.
+    clock().advance(59s);
+    EXPECT_TRUE(IsError(client().claim(game.id, false, s.claimant),
+                        grpc::StatusCode::FAILED_PRECONDITION, "OPPONENT_PRESENT"));
+    clock().advance(2s);
+    EXPECT_TRUE(IsOk(client().claim(game.id, false, s.claimant)));
+}
+
 TEST_F(Claims, AConnectedOpponentCannotBeClaimedAgainstHoweverLongTheyThink) {
     const SeatedGame game = start_game();
     const Sides s = sides_of(game, game.game);
@@ -76,9 +95,9 @@ TEST_F(Claims, AConnectedOpponentCannotBeClaimedAgainstHoweverLongTheyThink) {
     ASSERT_TRUE(presence_becomes(spectator, game.game.side_to_move(), true))
         << spectator.describe_received();
     clock().advance(10min);
-    EXPECT_TRUE(RejectsUnchanged(game.id, grpc::StatusCode::FAILED_PRECONDITION,
-                                 "OPPONENT_PRESENT",
-                                 [&] { return client().claim(game.id, false, s.claimant).status; }));
+    EXPECT_TRUE(
+        RejectsUnchanged(game.id, grpc::StatusCode::FAILED_PRECONDITION, "OPPONENT_PRESENT",
+                         [&] { return client().claim(game.id, false, s.claimant).status; }));
 }
 
 TEST_F(Claims, AnOpponentWhoLeftIsClaimableForAWinOrADraw) {
@@ -142,7 +161,8 @@ TEST_F(Claims, ErrorsOfTheCall) {
                         grpc::StatusCode::NOT_FOUND, "GAME_NOT_FOUND"));
 
     // A token holding both seats has no opponent.
-    const v1::CreateGameResponse both = create_game(create_request("standard", v1::SEAT_CHOICE_BOTH));
+    const v1::CreateGameResponse both =
+        create_game(create_request("standard", v1::SEAT_CHOICE_BOTH));
     clock().advance(2min);
     EXPECT_TRUE(IsError(client().claim(both.game().game_id(), false, both.seat_token()),
                         grpc::StatusCode::PERMISSION_DENIED, "WRONG_SEAT"));
@@ -153,9 +173,9 @@ TEST_F(Claims, ErrorsOfTheCall) {
     const SeatedGame letter = start_game_with(slow);
     clock().advance(2h);
     const Sides ls = sides_of(letter, letter.game);
-    EXPECT_TRUE(RejectsUnchanged(letter.id, grpc::StatusCode::FAILED_PRECONDITION,
-                                 "CLAIM_NOT_ALLOWED",
-                                 [&] { return client().claim(letter.id, false, ls.claimant).status; }));
+    EXPECT_TRUE(
+        RejectsUnchanged(letter.id, grpc::StatusCode::FAILED_PRECONDITION, "CLAIM_NOT_ALLOWED",
+                         [&] { return client().claim(letter.id, false, ls.claimant).status; }));
 
     // A game nobody joined, and a finished one.
     const v1::CreateGameResponse open = create_game(create_request("standard"));

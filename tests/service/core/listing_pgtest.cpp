@@ -157,6 +157,22 @@ TEST_F(ListGames, FiltersListPublicGamesByStateNewestFirstAndNeverPrivateOnes) {
     }
 }
 
+TEST_F(ListGames, TheLobbyLeavesOutARematchWaitingForItsKeptSeat) {
+    const SeatedGame old = start_game("standard", {}, "", v1::VISIBILITY_PUBLIC);
+    ASSERT_TRUE(IsOk(client().resign(old.id, old.fox_token)));
+    ASSERT_TRUE(IsOk(client().offer_rematch(old.id, old.fox_token)));
+    const Reply<v1::RespondRematchResponse> accepted =
+        client().respond_rematch(old.id, true, old.geese_token);
+    ASSERT_TRUE(IsOk(accepted));
+    // Public and waiting, but its other seat is kept for the old fox side:
+    // a stranger could not join it, so the lobby does not offer it.
+    const v1::Game& rematch = accepted->rematch();
+    ASSERT_EQ(rematch.state(), v1::GAME_STATE_WAITING);
+    ASSERT_EQ(rematch.visibility(), v1::VISIBILITY_PUBLIC);
+    const std::string open = create("standard", v1::SEAT_CHOICE_FOX, v1::VISIBILITY_PUBLIC);
+    EXPECT_EQ(first_page(v1::GAME_LIST_FILTER_OPEN), std::vector<std::string>{open});
+}
+
 TEST_F(ListGames, TheVariantFilterKeepsOneVariant) {
     std::map<std::string, std::vector<std::string>> by_variant;
     for (int i = 0; i < 3; ++i) {

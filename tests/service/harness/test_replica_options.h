@@ -15,6 +15,8 @@ namespace foxgeese::test {
 inline service::WatchHubOptions test_watch_options() {
     service::WatchHubOptions watch;
     watch.streams_per_address = 0;
+    watch.streams_per_token = 0;
+    watch.opens_per_address = watch.opens_per_token = service::Rate{};
     watch.rematch_linger = std::chrono::milliseconds(0);
     return watch;
 }
