@@ -218,6 +218,8 @@ std::string_view record_problem_name(RecordProblem problem) {
             return "bad_options";
         case RecordProblem::kBadStart:
             return "bad_start";
+        case RecordProblem::kStartTooComplex:
+            return "start_too_complex";
         case RecordProblem::kBadNotation:
             return "bad_notation";
         case RecordProblem::kBadMoveNumber:

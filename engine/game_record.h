@@ -137,6 +137,7 @@ enum class RecordProblem {
     kUnknownVariant,
     kBadOptions,
     kBadStart,
+    kStartTooComplex,
     kBadNotation,
     kBadMoveNumber,
     kBadComment,

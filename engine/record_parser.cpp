@@ -9,6 +9,7 @@
 
 #include "game.h"
 #include "game_record.h"
+#include "movegen.h"
 #include "notation.h"
 #include "position_code.h"
 #include "record_ending.h"
@@ -252,6 +253,11 @@ class RecordParser {
                                "the game would already be over in this position (" +
                                    std::string(outcome_name(status.outcome)) + ", " +
                                    std::string(end_reason_name(status.reason)) + ")");
+            }
+            if (count_legal_moves(*parsed, kMaxStartLegalMoves + 1) > kMaxStartLegalMoves) {
+                return fail_at(RecordProblem::kStartTooComplex, *start,
+                               "the position has more than " + std::to_string(kMaxStartLegalMoves) +
+                                   " legal moves (jump paths), more than a game may start with");
             }
             record.start = custom_start(*parsed);
         }

@@ -155,11 +155,10 @@ bool seat_fits(v1::Seat seat, int choice) {
 // Whether a stored game is the one a request describes (a true retry).
 bool same_game(const GameRow& g, const NewGame& wanted) {
     const Variant& v = *wanted.variant;
-    const bool same_options =
-        v.has_options() ? g.geese_option.value_or(0) == v.geese_option() &&
-                              g.geese_sideways.has_value() &&
-                              *g.geese_sideways == v.geese_sideways()
-                        : !g.geese_option && !g.geese_sideways;
+    const bool same_options = v.has_options() ? g.geese_option.value_or(0) == v.geese_option() &&
+                                                    g.geese_sideways.has_value() &&
+                                                    *g.geese_sideways == v.geese_sideways()
+                                              : !g.geese_option && !g.geese_sideways;
     return g.variant == v.name() && same_options && g.visibility == wanted.visibility &&
            g.start_position == wanted.start_code &&
            time_control_view(g).SerializeAsString() == wanted.time_control.SerializeAsString() &&
@@ -168,7 +167,7 @@ bool same_game(const GameRow& g, const NewGame& wanted) {
 }
 
 ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request,
-                                           const GameServiceOptions& service_options) {
+                                            const GameServiceOptions& service_options) {
     ServiceResult<const Variant*> found = requested_variant(request.variant(), request.options());
     if (!found.ok()) return found.error();
     if (auto e = check_seat_request_id(request.request_id())) return *e;
@@ -184,6 +183,7 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
                                     std::string(outcome_name(status.outcome)) + ", " +
                                     std::string(end_reason_name(status.reason)) + ")");
     }
+    if (auto e = check_start_complexity(start, "start_position")) return *e;
     game.choice =
         request.seat() == v1::SEAT_CHOICE_UNSPECIFIED ? v1::SEAT_CHOICE_RANDOM : request.seat();
     if (!v1::SeatChoice_IsValid(game.choice))
@@ -208,7 +208,8 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
     // Checked on a scratch row; the new game's row gets the same again.
     storage::GameRow scratch;
     const auto first_move_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(service_options.first_move_timeout).count();
+        std::chrono::duration_cast<std::chrono::milliseconds>(service_options.first_move_timeout)
+            .count();
     if (auto e = apply_time_control(request.time_control(), first_move_ms, scratch)) return *e;
     game.time_control = time_control_view(scratch);
     game.start_code = format_position_code(start);
@@ -239,109 +240,111 @@ int bot_side_for(v1::Seat creator) {
 }  // namespace
 
 std::int64_t GameService::retry_until(std::int64_t now_us) const {
-    return now_us + std::chrono::duration_cast<std::chrono::microseconds>(
-                        options_.seat_retry_window)
-                        .count();
+    return now_us +
+           std::chrono::duration_cast<std::chrono::microseconds>(options_.seat_retry_window)
+               .count();
 }
 
-ServiceResult<v1::CreateGameResponse> GameService::create_game(
-    const v1::CreateGameRequest& request, const CallContext& call) {
+ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateGameRequest& request,
+                                                               const CallContext& call) {
     ServiceResult<NewGame> checked = check_create_request(request, options_);
     if (!checked.ok()) return checked.error();
     const NewGame& wanted = checked.value();
     if (auto wait = create_limit_.take(call.client_address))
         return rate_limited("new games from your address", *wait);
 
-    return guarded<v1::CreateGameResponse>("CreateGame", [&]()
-                                                             -> ServiceResult<
-                                                                 v1::CreateGameResponse> {
-        const storage::CallBudget budget = call.budget();
-        // A retry: the same seat of the same game, with fresh secrets.
-        auto retry = [&](const GameRow& existing) -> ServiceResult<v1::CreateGameResponse> {
-            if (!same_game(existing, wanted)) {
-                return invalid_argument("request_id",
-                                        "request_id was already used for a different CreateGame");
-            }
-            const std::string token = new_seat_token();
-            const std::string invite = new_invite_code();
-            std::optional<ServiceError> error;
-            v1::Seat seat = v1::SEAT_UNSPECIFIED;
-            auto row = store_.modify_game(
-                existing.game_id,
-                [&](storage::GameWithLastMove& current, std::vector<std::string>&) {
-                    GameRow& g = current.game;
-                    seat = seat_taken_by(g, wanted.request_hash);
-                    if (!retry_still_open(g, seat, clock_.now_us())) {
-                        error = request_id_used();
-                        return false;
-                    }
-                    reissue_seat(g, seat, sha256_hex(token));
-                    g.invite_code_hash = sha256_hex(invite);
-                    return true;
-                },
-                budget);
-            if (!row) return game_not_found(existing.game_id);
-            if (error) return *error;
-            return created_reply(*row, seat, token, invite, clock_.now_us());
-        };
+    return guarded<v1::CreateGameResponse>(
+        "CreateGame", [&]() -> ServiceResult<v1::CreateGameResponse> {
+            const storage::CallBudget budget = call.budget();
+            // A retry: the same seat of the same game, with fresh secrets.
+            auto retry = [&](const GameRow& existing) -> ServiceResult<v1::CreateGameResponse> {
+                if (!same_game(existing, wanted)) {
+                    return invalid_argument(
+                        "request_id", "request_id was already used for a different CreateGame");
+                }
+                const std::string token = new_seat_token();
+                const std::string invite = new_invite_code();
+                std::optional<ServiceError> error;
+                v1::Seat seat = v1::SEAT_UNSPECIFIED;
+                auto row = store_.modify_game(
+                    existing.game_id,
+                    [&](storage::GameWithLastMove& current, std::vector<std::string>&) {
+                        GameRow& g = current.game;
+                        seat = seat_taken_by(g, wanted.request_hash);
+                        if (!retry_still_open(g, seat, clock_.now_us())) {
+                            error = request_id_used();
+                            return false;
+                        }
+                        reissue_seat(g, seat, sha256_hex(token));
+                        g.invite_code_hash = sha256_hex(invite);
+                        return true;
+                    },
+                    budget);
+                if (!row) return game_not_found(existing.game_id);
+                if (error) return *error;
+                return created_reply(*row, seat, token, invite, clock_.now_us());
+            };
 
-        // Twice at most: a concurrent twin with the same request_id may insert
-        // first, and is then there to be retried.
-        for (int attempt = 0; attempt < 2; ++attempt) {
-            if (!wanted.request_hash.empty()) {
-                if (auto existing = store_.find_game_by_create_request(wanted.request_hash, budget))
-                    return retry(existing->game);
+            // Twice at most: a concurrent twin with the same request_id may insert
+            // first, and is then there to be retried.
+            for (int attempt = 0; attempt < 2; ++attempt) {
+                if (!wanted.request_hash.empty()) {
+                    if (auto existing =
+                            store_.find_game_by_create_request(wanted.request_hash, budget))
+                        return retry(existing->game);
+                }
+                const std::int64_t now = clock_.now_us();
+                const std::string token = new_seat_token();
+                const std::string invite = new_invite_code();
+                const v1::Seat seat = seat_for(wanted.choice);
+                GameRow g;
+                g.game_id = new_game_id();
+                g.variant = std::string(wanted.variant->name());
+                if (wanted.variant->has_options()) {
+                    g.geese_option = wanted.variant->geese_option();
+                    g.geese_sideways = wanted.variant->geese_sideways();
+                }
+                g.visibility = wanted.visibility;
+                if (wanted.bot_level != 0) {
+                    g.bot_side = bot_side_for(seat);
+                    g.bot_level = wanted.bot_level;
+                }
+                g.state = seat == v1::SEAT_BOTH || g.bot_side != 0 ? storage::game_state::kActive
+                                                                   : storage::game_state::kWaiting;
+                g.start_position = wanted.start_code;
+                g.start_geese = wanted.start_geese;
+                g.position = wanted.start_code;
+                g.ply = wanted.ply;
+                g.start_ply = wanted.ply;
+                g.quiet_plies = wanted.quiet_plies;
+                const auto first_move_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                               options_.first_move_timeout)
+                                               .count();
+                apply_time_control(wanted.time_control, first_move_ms, g);
+                give_seat(g, seat, sha256_hex(token), wanted.request_hash,
+                          wanted.request_hash.empty() ? 0 : retry_until(now));
+                g.invite_code_hash = sha256_hex(invite);
+                g.create_request_hash = wanted.request_hash;
+                g.created_us = g.updated_us = now;
+                if (g.state == storage::game_state::kActive) {
+                    start_turn(g, now);
+                } else {
+                    g.deadline_us = now + std::chrono::duration_cast<std::chrono::microseconds>(
+                                              options_.open_game_ttl)
+                                              .count();
+                }
+                if (!store_.insert_game(g, wanted.start_key, budget)) continue;
+                spdlog::info(
+                    "game {} created: {} seat {}{}", g.game_id, g.variant, v1::Seat_Name(seat),
+                    g.bot_side != 0 ? " against the bot, level " + std::to_string(g.bot_level)
+                                    : std::string());
+                if (is_bot_turn(g)) notify_bot_turn();
+                return created_reply({g, std::nullopt}, seat, token, invite, now);
             }
-            const std::int64_t now = clock_.now_us();
-            const std::string token = new_seat_token();
-            const std::string invite = new_invite_code();
-            const v1::Seat seat = seat_for(wanted.choice);
-            GameRow g;
-            g.game_id = new_game_id();
-            g.variant = std::string(wanted.variant->name());
-            if (wanted.variant->has_options()) {
-                g.geese_option = wanted.variant->geese_option();
-                g.geese_sideways = wanted.variant->geese_sideways();
-            }
-            g.visibility = wanted.visibility;
-            if (wanted.bot_level != 0) {
-                g.bot_side = bot_side_for(seat);
-                g.bot_level = wanted.bot_level;
-            }
-            g.state = seat == v1::SEAT_BOTH || g.bot_side != 0 ? storage::game_state::kActive
-                                                               : storage::game_state::kWaiting;
-            g.start_position = wanted.start_code;
-            g.start_geese = wanted.start_geese;
-            g.position = wanted.start_code;
-            g.ply = wanted.ply;
-            g.start_ply = wanted.ply;
-            g.quiet_plies = wanted.quiet_plies;
-            const auto first_move_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                           options_.first_move_timeout)
-                                           .count();
-            apply_time_control(wanted.time_control, first_move_ms, g);
-            give_seat(g, seat, sha256_hex(token), wanted.request_hash,
-                      wanted.request_hash.empty() ? 0 : retry_until(now));
-            g.invite_code_hash = sha256_hex(invite);
-            g.create_request_hash = wanted.request_hash;
-            g.created_us = g.updated_us = now;
-            if (g.state == storage::game_state::kActive) {
-                start_turn(g, now);
-            } else {
-                g.deadline_us = now + std::chrono::duration_cast<std::chrono::microseconds>(
-                                          options_.open_game_ttl)
-                                          .count();
-            }
-            if (!store_.insert_game(g, wanted.start_key, budget)) continue;
-            spdlog::info("game {} created: {} seat {}{}", g.game_id, g.variant, v1::Seat_Name(seat),
-                         g.bot_side != 0 ? " against the bot, level " + std::to_string(g.bot_level)
-                                         : std::string());
-            if (is_bot_turn(g)) notify_bot_turn();
-            return created_reply({g, std::nullopt}, seat, token, invite, now);
-        }
-        return make_error(StatusCode::kAborted, "CONFLICT",
-                          "a concurrent request with the same request_id is in progress; retry");
-    });
+            return make_error(
+                StatusCode::kAborted, "CONFLICT",
+                "a concurrent request with the same request_id is in progress; retry");
+        });
 }
 
 ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameRequest& request,

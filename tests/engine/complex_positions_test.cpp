@@ -91,7 +91,7 @@ TEST(BoundedCount, CostsNoMoreThanTheMovesItCounts) {
             counted += count_legal_moves(lattice, 10'001);
     });
     EXPECT_EQ(counted, 100u * 10'001);
-    EXPECT_LT(spent, cpu_bound(milliseconds(300)));
+    EXPECT_LT(spent, cpu_bound(milliseconds(150)));
 }
 
 TEST(GenerationUntil, StopsWhenTheVisitorSaysSo) {

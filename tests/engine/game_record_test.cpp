@@ -277,6 +277,10 @@ TEST(GameRecord, RefusesWhatDoesNotParseWithItsLineAndColumn) {
          9, ""},
         {header + "[Start \"3/3/7/3F3/G2G3/3/G2 f 0 0\"]\n[Result \"*\"]\n\n*",
          RecordProblem::kBadStart, 5, 9, "already be over"},
+        // 230,897 jump paths (tests/engine/complex_positions_test.cpp).
+        {"[Variant \"standard\"]\n[Geese \"17\"]\n[Start \"1G1/GGG/1G1GFG1/GGGGGGG/1G1G1G1/3/3 f 0 "
+         "0\"]\n[Result \"*\"]\n\n*",
+         RecordProblem::kStartTooComplex, 3, 9, "more than 100000 legal moves"},
         {"[Variant \"standard\"]\n[TimeControl \"5 min\"]\n", RecordProblem::kBadTagValue, 2, 15,
          "300+3"},
         {header + "[Result \"1-0\"]\n\n*", RecordProblem::kBadTagValue, 5, 10, "fox_side_wins"},
@@ -450,6 +454,7 @@ TEST(GameRecord, ProblemsHaveStableNames) {
     EXPECT_EQ(record_problem_name(RecordProblem::kUnknownTag), "unknown_tag");
     EXPECT_EQ(record_problem_name(RecordProblem::kIllegalMove), "illegal_move");
     EXPECT_EQ(record_problem_name(RecordProblem::kResultMismatch), "result_mismatch");
+    EXPECT_EQ(record_problem_name(RecordProblem::kStartTooComplex), "start_too_complex");
     for (RecordEnd end : {RecordEnd{EndReason::kPenFilled, OffRulesEnd::kNone},
                           RecordEnd{EndReason::kNone, OffRulesEnd::kResignation},
                           RecordEnd{EndReason::kNone, OffRulesEnd::kExpired}})
