@@ -312,11 +312,27 @@ TEST(GameRecord, RefusesWhatDoesNotParseWithItsLineAndColumn) {
          "control character"},
         {header + "[Result \"*\"]\n\n1. d4-d5 {caf\xE9} *", RecordProblem::kSyntax, 7, 14,
          "not UTF-8"},
+        // C1 control characters: U+0085 (next line) and U+009B, which a
+        // terminal takes as the start of an escape sequence.
+        {header + "[Result \"*\"]\n\n1. d4-d5 {a\u0085b} *", RecordProblem::kSyntax, 7, 12,
+         "control character (code 133)"},
+        {header + "[Result \"*\"]\n\n1. d4-d5 {\u009B31m} *", RecordProblem::kSyntax, 7, 11,
+         "control character (code 155)"},
+        {"[Variant \"standard\u009B\"]\n", RecordProblem::kSyntax, 1, 19, "control character"},
         {header + "[Result \"draw\"]\n\n1. d4-d5 *", RecordProblem::kResultMismatch, 7, 10,
          "the Result tag says draw"},
     };
     for (const Case& c : cases)
         expect_refused(c.text, c.problem, c.line, c.column, c.words);
+}
+
+TEST(GameRecord, WritesAStoredCommentsControlCharactersAsReplacementCharacters) {
+    // As an older server may have stored them; U+00A0 and U+00E9 are kept.
+    GameRecord record = played(variant("standard"), std::nullopt, {"d4-d5"});
+    record.moves[0].comment = "a\u0085b\u009B31m\u00A0\u00E9\x01\x7F";
+    const std::string text = format_record(record);
+    EXPECT_THAT(text, HasSubstr("1. d4-d5 {a\uFFFDb\uFFFD31m\u00A0\u00E9\uFFFD\uFFFD}\n"));
+    EXPECT_EQ(parse_ok(text).record.moves[0].comment, "a\uFFFDb\uFFFD31m\u00A0\u00E9\uFFFD\uFFFD");
 }
 
 TEST(GameRecord, RefusesAnIllegalMoveWithItsPlyAndTheEnginesReason) {
