@@ -27,6 +27,9 @@ std::uint64_t raw_key(Bitboard geese, int fox, Side side) {
 
 // Nodes between two looks at the clock and the stop flag.
 constexpr std::uint64_t kCheckInterval = 4096;
+// Jump paths of one position between two such looks: a contrived position has
+// hundreds of thousands, each compared with the distinct moves found so far.
+constexpr std::uint64_t kPathCheckInterval = 256;
 
 // The most geese of the handled configurations: its positions hold any of theirs.
 const Variant& forward_only_rules() {
@@ -66,8 +69,8 @@ int ForwardSolver::fox_move_order(Bitboard geese_after, int to, int captured) co
 }
 
 bool ForwardSolver::handles(const Variant& variant) {
-    return variant.fox_count() == 1 && !variant.geese_sideways() &&
-           !variant.compulsory_capture() && variant.pen() == 0;
+    return variant.fox_count() == 1 && !variant.geese_sideways() && !variant.compulsory_capture() &&
+           variant.pen() == 0;
 }
 
 ForwardSolver::ForwardSolver(std::size_t megabytes, SearchClock clock)
@@ -87,20 +90,23 @@ ForwardSolver::ForwardSolver(std::size_t megabytes, SearchClock clock)
             Bitboard image = 0;
             for (int i = 0; i < 8; ++i) {
                 const int point = static_cast<int>(chunk) * 8 + i;
-                if ((byte >> i & 1) && point < board.point_count()) image |= bit(mirror_point_[point]);
+                if ((byte >> i & 1) && point < board.point_count())
+                    image |= bit(mirror_point_[point]);
             }
             mirror_bytes_[chunk][byte] = image;
         }
     }
     std::size_t buckets = 1;
-    while (buckets * 2 * sizeof(Bucket) <= megabytes * 1024 * 1024) buckets *= 2;
+    while (buckets * 2 * sizeof(Bucket) <= megabytes * 1024 * 1024)
+        buckets *= 2;
     table_.assign(buckets, Bucket{});
     bucket_mask_ = buckets - 1;
     // Points are numbered rank by rank and geese step only to higher ranks,
     // so every point a goose steps to has been done when its origin comes.
     for (int point = variant.board().point_count() - 1; point >= 0; --point) {
         Bitboard reach = bit(point);
-        for (Bitboard to = variant.goose_steps(point); to;) reach |= reach_[pop_lowest(to)];
+        for (Bitboard to = variant.goose_steps(point); to;)
+            reach |= reach_[pop_lowest(to)];
         reach_[point] = reach;
     }
 }
@@ -143,13 +149,15 @@ std::optional<Move> ForwardSolver::winning_move(const Position& position,
     // there first, and search only if it was lost.
     std::optional<Move> found;
     for (const bool search : {false, true}) {
-        for_each_legal_move(position, [&](const Move& move) {
-            if (found || aborted_) return;
+        std::uint64_t paths = 0;
+        for_each_legal_move_until(position, [&](const Move& move) {
+            if (++paths % kPathCheckInterval == 0 && interrupted()) return true;
             Position after = position;
             UndoInfo undo;
             after.make(move, undo);
             const std::optional<Side> winner = search ? verdict(after) : known(after);
             if (winner == mover) found = move;
+            return found || aborted_;
         });
         if (found || aborted_) break;
     }
@@ -175,10 +183,13 @@ std::optional<Side> ForwardSolver::known(const Position& position) const {
 bool ForwardSolver::out_of_budget() {
     if (aborted_) return true;
     if (node_limit_ != 0 && stats_.nodes >= node_limit_) return aborted_ = true;
-    if (stats_.nodes % kCheckInterval == 0) {
-        if (stop_ && stop_->load(std::memory_order_relaxed)) return aborted_ = true;
-        if (deadline_.count() != 0 && clock_() >= deadline_) return aborted_ = true;
-    }
+    return stats_.nodes % kCheckInterval == 0 && interrupted();
+}
+
+bool ForwardSolver::interrupted() {
+    if (aborted_) return true;
+    if (stop_ && stop_->load(std::memory_order_relaxed)) return aborted_ = true;
+    if (deadline_.count() != 0 && clock_() >= deadline_) return aborted_ = true;
     return false;
 }
 
@@ -191,8 +202,7 @@ Bitboard ForwardSolver::mirrored(Bitboard points) const {
 }
 
 std::uint64_t ForwardSolver::key_of(Bitboard geese, int fox, Side side) const {
-    return std::min(raw_key(geese, fox, side),
-                    raw_key(mirrored(geese), mirror_point_[fox], side));
+    return std::min(raw_key(geese, fox, side), raw_key(mirrored(geese), mirror_point_[fox], side));
 }
 
 // The fox can step back and forth for ever between two linked points no goose
@@ -200,7 +210,8 @@ std::uint64_t ForwardSolver::key_of(Bitboard geese, int fox, Side side) const {
 // supply of moves: the geese run out first.
 bool ForwardSolver::fox_is_free(Bitboard geese, int fox) const {
     Bitboard reach = 0;
-    for (Bitboard g = geese; g;) reach |= reach_[pop_lowest(g)];
+    for (Bitboard g = geese; g;)
+        reach |= reach_[pop_lowest(g)];
     return !has(reach, fox) && (variant_.board().links_from(fox) & ~reach) != 0;
 }
 
@@ -221,14 +232,21 @@ bool ForwardSolver::fox_wins_with_fox_to_move(Bitboard geese, int fox) {
     const std::size_t first = children_.size();
     // Different jump paths to the same point over the same geese are one
     // position: solve it once.
-    for_each_legal_move(position, [&](const Move& move) {
+    std::uint64_t paths = 0;
+    for_each_legal_move_until(position, [&](const Move& move) {
+        if (++paths % kPathCheckInterval == 0 && interrupted()) return true;
         const Bitboard after = geese & ~move.captured;
         for (std::size_t i = first; i < children_.size(); ++i) {
-            if (children_[i].geese == after && children_[i].fox == move.to) return;
+            if (children_[i].geese == after && children_[i].fox == move.to) return false;
         }
         // The order is put in below, only if it is needed.
         children_.push_back(Child{after, move.to, 0, key_of(after, move.to, Side::kGeese)});
+        return false;
     });
+    if (aborted_) {
+        children_.resize(first);
+        return false;
+    }
     prefetch_children(first);
     bool win = false;
     // A won child the table or the free-fox test already knows ends it at once.
@@ -304,8 +322,8 @@ int ForwardSolver::probe(std::uint64_t key) const {
 // whatever its size, being the one the search is working near.
 void ForwardSolver::store(std::uint64_t key, bool fox_wins, std::uint64_t nodes) {
     const std::uint64_t work = std::min<std::uint64_t>(std::bit_width(nodes), kWorkMask);
-    const std::uint64_t entry = (key + 1) | (work << kWorkShift) |
-                                (static_cast<std::uint64_t>(fox_wins) << kResultShift);
+    const std::uint64_t entry =
+        (key + 1) | (work << kWorkShift) | (static_cast<std::uint64_t>(fox_wins) << kResultShift);
     std::array<std::uint64_t, kBucketEntries>& entries = bucket_of(key).entries;
     std::size_t victim = 0;
     for (std::size_t i = 0; i < kBucketEntries; ++i) {

@@ -87,6 +87,8 @@ class ForwardSolver {
     bool fox_is_free(Bitboard geese, int fox) const;
     int fox_move_order(Bitboard geese_after, int to, int captured) const;
     bool out_of_budget();
+    // Whether the stop flag is set or the deadline passed, which ends the call.
+    bool interrupted();
     void begin(const SolverLimits& limits);
     std::optional<Side> verdict(const Position& position);
     // What the rules or the table say without a search.
@@ -118,7 +120,7 @@ class ForwardSolver {
     Stats stats_;
 
     // The current call.
-    std::uint64_t node_limit_ = 0;  // stats_.nodes at which it gives up; 0 for none
+    std::uint64_t node_limit_ = 0;          // stats_.nodes at which it gives up; 0 for none
     std::chrono::nanoseconds deadline_{0};  // on clock_; 0 for none
     const std::atomic<bool>* stop_ = nullptr;
     bool aborted_ = false;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "position_code.h"
+#include "record_text.h"
 
 namespace foxgeese {
 namespace {
@@ -218,6 +219,8 @@ std::string_view record_problem_name(RecordProblem problem) {
             return "bad_options";
         case RecordProblem::kBadStart:
             return "bad_start";
+        case RecordProblem::kStartTooComplex:
+            return "start_too_complex";
         case RecordProblem::kBadNotation:
             return "bad_notation";
         case RecordProblem::kBadMoveNumber:
@@ -253,7 +256,8 @@ std::string format_record(const GameRecord& record) {
     int ply = record.start_position().ply();
     for (const RecordMove& move : record.moves) {
         out.append(std::to_string(++ply)).append(". ").append(move.notation);
-        if (!move.comment.empty()) out.append(" {").append(move.comment).append("}");
+        if (!move.comment.empty())
+            out.append(" {").append(record_safe_text(move.comment)).append("}");
         out += '\n';
     }
     out.append(record_result_name(record.result)).append("\n");

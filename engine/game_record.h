@@ -122,7 +122,9 @@ std::optional<Position> custom_start(const Position& start);
 std::string_view record_result_name(Outcome result);
 
 // The canonical text of a valid record (what parse_record() accepted, or a
-// stored game's), ending with a newline.
+// stored game's), ending with a newline. A comment's control characters
+// (which parse_record() refuses, but an older server stored) are written as
+// U+FFFD, so the text is always one parse_record() reads.
 std::string format_record(const GameRecord& record);
 
 // Why a record was refused, with a stable name for each kind.
@@ -137,6 +139,7 @@ enum class RecordProblem {
     kUnknownVariant,
     kBadOptions,
     kBadStart,
+    kStartTooComplex,
     kBadNotation,
     kBadMoveNumber,
     kBadComment,

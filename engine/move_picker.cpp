@@ -19,14 +19,16 @@ void MoveHistory::update(Side side, MoveKey move, int bonus) {
 }
 
 MovePicker::MovePicker(const Position& pos, Buffer& buffer, Kind kind, MoveKey table_move,
-                       const Killers* killers, const MoveHistory& history)
-    : pos_(pos), buffer_(buffer), kind_(kind) {
+                       const Killers* killers, const MoveHistory& history,
+                       const std::function<bool()>* interrupt)
+    : pos_(pos), buffer_(buffer), kind_(kind), interrupt_(interrupt) {
     const Side side = pos.side_to_move();
-    for_each_legal_move(pos, [&](const Move& move) {
-        if (kind == Kind::kCaptures && !move.is_jump()) return;
+    for_each_legal_move_until(pos, [&](const Move& move) {
+        if (stop_generating()) return true;
+        if (kind == Kind::kCaptures && !move.is_jump()) return false;
         const MoveKey key(move);
         // Different paths to the same position are one move: the first one generated stands.
-        if (move.is_jump() && holds(key)) return;
+        if (move.is_jump() && holds(key)) return false;
         int order;
         if (key == table_move) {
             order = kTableMoveOrder;
@@ -40,6 +42,7 @@ MovePicker::MovePicker(const Position& pos, Buffer& buffer, Kind kind, MoveKey t
             order = history.score(side, key);
         }
         add(move, key, order);
+        return false;
     });
 }
 

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 
 #include "move.h"
 #include "move_key.h"
@@ -61,11 +62,18 @@ class MovePicker {
     using Buffer = std::array<ScoredMove, kCapacity>;
 
     enum class Kind { kAll, kCaptures };
+    // Generating stops when `interrupt` answers true (the search's time is up):
+    // a contrived position has hundreds of thousands of jump paths. It is
+    // asked every this many paths.
+    static constexpr std::uint64_t kInterruptInterval = 1024;
 
     // Generates the moves of `pos` into `buffer` and scores them; `killers`
-    // may be null (quiescence search has none). `pos` must outlive the picker.
+    // may be null (quiescence search has none), and `interrupt` too. `pos`
+    // must outlive the picker. Once interrupted, it holds the moves generated
+    // so far and for_each() visits no others.
     MovePicker(const Position& pos, Buffer& buffer, Kind kind, MoveKey table_move,
-               const Killers* killers, const MoveHistory& history);
+               const Killers* killers, const MoveHistory& history,
+               const std::function<bool()>* interrupt = nullptr);
 
     // Calls visit(const Move&, MoveKey) for every distinct move until it
     // returns true (a cutoff): the buffered moves best first, then the ones
@@ -77,8 +85,15 @@ class MovePicker {
     int size() const { return size_; }
     // Whether there were more distinct moves than the buffer holds.
     bool overflowed() const { return overflowed_; }
+    bool interrupted() const { return interrupted_; }
 
   private:
+    // Counts a generated path; true when generating must stop.
+    bool stop_generating() {
+        if (interrupt_ == nullptr || ++generated_ % kInterruptInterval != 0) return false;
+        interrupted_ = interrupted_ || (*interrupt_)();
+        return interrupted_;
+    }
     void add(const Move& move, MoveKey key, int order);
     bool holds(MoveKey key) const;
     // The best-ordered buffered move not yet returned, or null.
@@ -87,9 +102,12 @@ class MovePicker {
     const Position& pos_;
     Buffer& buffer_;
     Kind kind_;
+    const std::function<bool()>* interrupt_;
+    std::uint64_t generated_ = 0;
     int size_ = 0;
     int next_ = 0;
     bool overflowed_ = false;
+    bool interrupted_ = false;
 };
 
 template <class Visit>
@@ -97,14 +115,14 @@ void MovePicker::for_each(Visit&& visit) {
     while (const ScoredMove* scored = next()) {
         if (visit(scored->move, scored->key)) return;
     }
-    if (!overflowed_) return;
-    bool done = false;
-    for_each_legal_move(pos_, [&](const Move& move) {
-        if (done || (kind_ == Kind::kCaptures && !move.is_jump())) return;
+    if (!overflowed_ || interrupted_) return;
+    for_each_legal_move_until(pos_, [&](const Move& move) {
+        if (stop_generating()) return true;
+        if (kind_ == Kind::kCaptures && !move.is_jump()) return false;
         // Paths to the same position beyond the buffer are each visited; the
         // transposition table makes the repeats cheap.
         const MoveKey key(move);
-        if (!holds(key)) done = visit(move, key);
+        return !holds(key) && visit(move, key);
     });
 }
 

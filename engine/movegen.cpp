@@ -31,6 +31,13 @@ std::uint64_t count_legal_moves(const Position& pos) {
     return total;
 }
 
+std::uint64_t count_legal_moves(const Position& pos, std::uint64_t limit) {
+    if (limit == 0) return 0;
+    std::uint64_t total = 0;
+    for_each_legal_move_until(pos, [&](const Move&) { return ++total == limit; });
+    return total;
+}
+
 bool has_legal_move(const Position& pos) {
     if (won_outright(pos)) return false;
     const Bitboard empty = pos.empty();

@@ -28,8 +28,9 @@ namespace detail {
 // `geese` are the geese still on the board, `empty` the free points (with the
 // moving fox already lifted off its origin). With kMaximal only sequences that
 // cannot be continued are moves (compulsory capture); otherwise every prefix is.
+// Returns true as soon as visit() does: the walk stops there.
 template <bool kMaximal, class Visit>
-void walk_jumps(const Board& board, int at, Bitboard geese, Bitboard empty, Move& move,
+bool walk_jumps(const Board& board, int at, Bitboard geese, Bitboard empty, Move& move,
                 Visit& visit) {
     bool extended = false;
     for (const JumpLine* j = board.jumps_begin(at); j != board.jumps_end(at); ++j) {
@@ -38,18 +39,24 @@ void walk_jumps(const Board& board, int at, Bitboard geese, Bitboard empty, Move
         move.path[move.jump_count++] = j->land;
         move.captured |= bit(j->over);
         move.to = j->land;
-        if constexpr (!kMaximal) visit(static_cast<const Move&>(move));
-        walk_jumps<kMaximal>(board, j->land, geese & ~bit(j->over),
-                             (empty | bit(j->over) | bit(at)) & ~bit(j->land), move, visit);
+        bool stopped = false;
+        if constexpr (!kMaximal) stopped = visit(static_cast<const Move&>(move));
+        if (!stopped) {
+            stopped =
+                walk_jumps<kMaximal>(board, j->land, geese & ~bit(j->over),
+                                     (empty | bit(j->over) | bit(at)) & ~bit(j->land), move, visit);
+        }
         --move.jump_count;
         move.captured &= ~bit(j->over);
+        if (stopped) return true;
     }
     if constexpr (kMaximal) {
         if (!extended && move.jump_count > 0) {
             move.to = static_cast<std::uint8_t>(at);
-            visit(static_cast<const Move&>(move));
+            return visit(static_cast<const Move&>(move));
         }
     }
+    return false;
 }
 
 // Number of jump sequences the walk above would visit, without building moves.
@@ -90,12 +97,15 @@ inline bool any_fox_can_jump(const Position& pos) {
     return false;
 }
 
-// Calls visit(const Move&) for every legal move of the side to move. The Move
-// passed is only valid during the call. The visitor may make() and unmake() on
-// `pos` as long as it leaves it as it found it.
+// Calls visit(const Move&) for every legal move of the side to move until it
+// returns true, and returns whether it did: the generation stops there. A
+// contrived position has hundreds of thousands of jump paths, so a caller
+// with a limit (a count, a clock) stops it rather than walking them all. The
+// Move passed is only valid during the call. The visitor may make() and
+// unmake() on `pos` as long as it leaves it as it found it.
 template <class Visit>
-void for_each_legal_move(const Position& pos, Visit&& visit) {
-    if (won_outright(pos)) return;
+bool for_each_legal_move_until(const Position& pos, Visit&& visit) {
+    if (won_outright(pos)) return false;
     const Board& board = pos.board();
     const Bitboard empty = pos.empty();
     Move move;
@@ -105,19 +115,20 @@ void for_each_legal_move(const Position& pos, Visit&& visit) {
             move.from = static_cast<std::uint8_t>(from);
             for (Bitboard to = pos.variant().goose_steps(from) & empty; to;) {
                 move.to = static_cast<std::uint8_t>(pop_lowest(to));
-                visit(static_cast<const Move&>(move));
+                if (visit(static_cast<const Move&>(move))) return true;
             }
         }
-        return;
+        return false;
     }
     const Bitboard geese = pos.geese();
     if (pos.variant().compulsory_capture() && any_fox_can_jump(pos)) {
         for (Bitboard f = pos.foxes(); f;) {
             const int from = pop_lowest(f);
             move.from = static_cast<std::uint8_t>(from);
-            detail::walk_jumps<true>(board, from, geese, empty | bit(from), move, visit);
+            if (detail::walk_jumps<true>(board, from, geese, empty | bit(from), move, visit))
+                return true;
         }
-        return;
+        return false;
     }
     for (Bitboard f = pos.foxes(); f;) {
         const int from = pop_lowest(f);
@@ -126,17 +137,40 @@ void for_each_legal_move(const Position& pos, Visit&& visit) {
         move.captured = 0;
         for (Bitboard to = board.links_from(from) & empty; to;) {
             move.to = static_cast<std::uint8_t>(pop_lowest(to));
-            visit(static_cast<const Move&>(move));
+            if (visit(static_cast<const Move&>(move))) return true;
         }
         // Under compulsory capture we only get here when no fox can jump.
-        if (!pos.variant().compulsory_capture()) {
-            detail::walk_jumps<false>(board, from, geese, empty | bit(from), move, visit);
+        if (!pos.variant().compulsory_capture() &&
+            detail::walk_jumps<false>(board, from, geese, empty | bit(from), move, visit)) {
+            return true;
         }
     }
+    return false;
+}
+
+// Calls visit(const Move&) for every legal move of the side to move (see
+// for_each_legal_move_until).
+template <class Visit>
+void for_each_legal_move(const Position& pos, Visit&& visit) {
+    for_each_legal_move_until(pos, [&](const Move& move) {
+        visit(move);
+        return false;
+    });
 }
 
 // The number of legal moves, without building them (perft's last ply).
 std::uint64_t count_legal_moves(const Position& pos);
+// The same counted up to `limit`: a position with more moves gives `limit`,
+// and the count stops there, so it costs at most about `limit` moves' work
+// whatever the position.
+std::uint64_t count_legal_moves(const Position& pos, std::uint64_t limit);
+
+// The most legal moves a game may start with (a custom start position, or a
+// record's Start tag). Random play meets a few thousand at most (6,639 was
+// the most in 160,000 random games); a contrived lattice of geese gives
+// hundreds of thousands of jump paths, which everyone who lists, searches or
+// analyses the game would pay for.
+constexpr std::uint64_t kMaxStartLegalMoves = 100'000;
 
 // Whether the side to move has any legal move (rule 3 of the end of the game).
 bool has_legal_move(const Position& pos);

@@ -9,9 +9,11 @@
 
 #include "game.h"
 #include "game_record.h"
+#include "movegen.h"
 #include "notation.h"
 #include "position_code.h"
 #include "record_ending.h"
+#include "record_text.h"
 
 namespace foxgeese {
 namespace {
@@ -32,24 +34,6 @@ int column_of(std::string_view line, std::size_t offset) {
         if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) ++column;
     }
     return column;
-}
-
-// The length of the UTF-8 sequence at `at`, or 0 when it is not one
-// (overlong forms, surrogates and values past U+10FFFF included).
-std::size_t utf8_sequence(std::string_view s, std::size_t at) {
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-    const unsigned char lead = byte(at);
-    if (lead < 0x80) return 1;
-    std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
-    if (length == 0 || lead > 0xF4 || at + length > s.size()) return 0;
-    for (std::size_t i = 1; i < length; ++i) {
-        if ((byte(at + i) & 0xC0) != 0x80) return 0;
-    }
-    const unsigned char second = byte(at + 1);
-    if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) ||
-        (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F))
-        return 0;
-    return length;
 }
 
 std::string shown(std::string_view text) {
@@ -95,7 +79,7 @@ class RecordParser {
     }
 
     // Lines, with each checked to be UTF-8 text without control characters
-    // (a tab is a space).
+    // (C0, DEL and C1; a tab is a space).
     std::optional<RecordError> split_lines() {
         std::size_t start = 0;
         for (int number = 1; start <= text_.size(); ++number) {
@@ -108,8 +92,7 @@ class RecordParser {
                 const std::size_t length = utf8_sequence(text, i);
                 if (length == 0)
                     return fail_at(RecordProblem::kSyntax, line, i, "the record is not UTF-8 text");
-                const unsigned char c = static_cast<unsigned char>(text[i]);
-                if ((c < 0x20 && c != '\t') || c == 0x7F) {
+                if (const std::int32_t c = control_character(text, i, length); c >= 0) {
                     return fail_at(RecordProblem::kSyntax, line, i,
                                    "a control character (code " + std::to_string(c) +
                                        ") has no place in a record");
@@ -252,6 +235,11 @@ class RecordParser {
                                "the game would already be over in this position (" +
                                    std::string(outcome_name(status.outcome)) + ", " +
                                    std::string(end_reason_name(status.reason)) + ")");
+            }
+            if (count_legal_moves(*parsed, kMaxStartLegalMoves + 1) > kMaxStartLegalMoves) {
+                return fail_at(RecordProblem::kStartTooComplex, *start,
+                               "the position has more than " + std::to_string(kMaxStartLegalMoves) +
+                                   " legal moves (jump paths), more than a game may start with");
             }
             record.start = custom_start(*parsed);
         }

@@ -1,6 +1,7 @@
 #include "search.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "move_key.h"
@@ -47,18 +48,50 @@ class Reductions {
 
 const Reductions kReductions;
 
-// Insertion sort: stable like std::stable_sort, but without its temporary
-// buffer (a search allocates nothing), and quick on the nearly sorted root
-// moves of one iteration after another.
-template <class T, class Before>
-void sort_stably(std::vector<T>& items, Before before) {
-    for (std::size_t i = 1; i < items.size(); ++i) {
-        std::size_t j = i;
-        while (j > 0 && before(items[i], items[j - 1]))
-            --j;
-        if (j != i) std::rotate(items.begin() + j, items.begin() + i, items.begin() + i + 1);
+// The keys of the root moves kept so far, so that paths to one position make
+// one root move: open addressing over the key bits (never 0), at most half
+// full. A contrived root has thousands of distinct moves behind hundreds of
+// thousands of jump paths, too many to compare each path with every move kept.
+class KeySet {
+  public:
+    explicit KeySet(std::size_t capacity) : slots_(std::bit_ceil(capacity)) {}
+
+    void clear() {
+        std::fill(slots_.begin(), slots_.end(), 0);
+        size_ = 0;
     }
-}
+    // Adds the key; false when it was there already.
+    bool insert(MoveKey key) {
+        if (2 * (size_ + 1) > slots_.size()) grow();
+        if (!place(slots_, key.bits())) return false;
+        ++size_;
+        return true;
+    }
+
+  private:
+    static bool place(std::vector<std::uint64_t>& slots, std::uint64_t bits) {
+        const std::size_t mask = slots.size() - 1;
+        std::uint64_t mixed = bits ^ bits >> 33;
+        mixed *= 0xFF51AFD7ED558CCDULL;
+        for (std::size_t i = (mixed ^ mixed >> 33) & mask;; i = (i + 1) & mask) {
+            if (slots[i] == bits) return false;
+            if (slots[i] == 0) {
+                slots[i] = bits;
+                return true;
+            }
+        }
+    }
+    void grow() {
+        std::vector<std::uint64_t> bigger(slots_.size() * 2);
+        for (const std::uint64_t bits : slots_) {
+            if (bits != 0) place(bigger, bits);
+        }
+        slots_.swap(bigger);
+    }
+
+    std::vector<std::uint64_t> slots_;
+    std::size_t size_ = 0;
+};
 
 }  // namespace
 
@@ -78,14 +111,18 @@ class Searcher::Worker {
     std::array<EvalWeights, 3> weights;
 
   private:
+    // Small, so that sorting thousands of them is quick: the line lives in
+    // root_pvs_[pv_slot].
     struct RootMove {
         Move move;
         MoveKey key;
         Score score;           // this iteration's, -kInfinity when only a bound below others
         Score previous_score;  // the last completed iteration's
         int pv_length;
-        std::array<MoveKey, kMaxSearchPly> pv;
+        std::uint32_t pv_slot;
+        std::uint32_t place;  // its index before a sort, to keep equals in order
     };
+    using Line = std::array<MoveKey, kMaxSearchPly>;
 
     // What the search keeps per ply of the current line.
     struct Ply {
@@ -97,6 +134,9 @@ class Searcher::Worker {
     };
 
     void generate_root_moves();
+    template <class Before>
+    void sort_root_moves(Before before);
+    Line& pv_of(const RootMove& move) { return root_pvs_[move.pv_slot]; }
     void iterate();
     Score search_root(int depth, Score alpha, Score beta);
     template <bool kPv>
@@ -106,6 +146,7 @@ class Searcher::Worker {
     bool decided_by_rules(int ply, Score& score) const;
     bool is_drawn(int ply) const;
     bool out_of_budget();
+    bool interrupted();
     Score evaluate_here() const { return evaluate(pos_, *eval_weights_); }
     void update_pv(int ply, MoveKey move);
     void publish(std::span<const RootMove> moves);
@@ -115,6 +156,10 @@ class Searcher::Worker {
     MoveHistory history_;
     std::vector<Ply> plies_;
     std::vector<RootMove> root_moves_;
+    std::vector<Line> root_pvs_;
+    KeySet root_keys_;
+    // What a MovePicker asks while it generates a position's moves.
+    const std::function<bool()> interrupt_ = [this] { return interrupted(); };
     SearchResult result_;
     SearchClock clock_;
 
@@ -135,6 +180,7 @@ class Searcher::Worker {
 Searcher::Worker::Worker(std::size_t table_megabytes, SearchClock clock)
     : table_(table_megabytes),
       plies_(kMaxSearchPly + 1),
+      root_keys_(2 * MovePicker::kCapacity),
       clock_(std::move(clock)),
       root_(*Variant::all()[0]),
       pos_(root_) {
@@ -143,6 +189,7 @@ Searcher::Worker::Worker(std::size_t table_megabytes, SearchClock clock)
     // Reserved now so that searching never allocates: a root with more distinct
     // moves, or more lines asked for, grows these once.
     root_moves_.reserve(MovePicker::kCapacity);
+    root_pvs_.reserve(MovePicker::kCapacity);
     result_.lines.reserve(16);
 }
 
@@ -174,7 +221,7 @@ const SearchResult& Searcher::Worker::search(const Position& root, const Repetit
         // Until an iteration completes, the best guess is the first ordered move.
         root_moves_[0].score = evaluate_here();
         root_moves_[0].pv_length = 1;
-        root_moves_[0].pv[0] = root_moves_[0].key;
+        pv_of(root_moves_[0])[0] = root_moves_[0].key;
         publish({root_moves_.data(), 1});
         iterate();
     }
@@ -184,24 +231,42 @@ const SearchResult& Searcher::Worker::search(const Position& root, const Repetit
     return result_;
 }
 
+// Stopped by the clock or the stop flag like the search itself: a contrived
+// root has hundreds of thousands of jump paths. The search then goes on with
+// the moves generated so far, and ends at its first node.
 void Searcher::Worker::generate_root_moves() {
     root_moves_.clear();
+    root_keys_.clear();
     if (won_outright(pos_)) return;
     TableEntry entry;
     const MoveKey table_move = table_.probe(pos_.hash(), entry) ? entry.move : MoveKey{};
-    for_each_legal_move(pos_, [&](const Move& move) {
+    std::uint64_t generated = 0;
+    for_each_legal_move_until(pos_, [&](const Move& move) {
+        if (++generated % kCheckInterval == 0 && interrupted()) return true;
         const MoveKey key(move);
-        for (const RootMove& seen : root_moves_) {
-            if (seen.key == key) return;
-        }
-        root_moves_.push_back(RootMove{move, key, -kInfinity, -kInfinity, 0, {}});
+        if (!root_keys_.insert(key)) return false;
+        const auto slot = static_cast<std::uint32_t>(root_moves_.size());
+        root_moves_.push_back(RootMove{move, key, -kInfinity, -kInfinity, 0, slot, 0});
+        return false;
     });
+    if (root_pvs_.size() < root_moves_.size()) root_pvs_.resize(root_moves_.size());
     // The table's move, then the captures taking most; the iterations sort the rest.
     auto first_order = [&](const RootMove& m) {
         return m.key == table_move ? 1000 : count(m.move.captured);
     };
-    sort_stably(root_moves_, [&](const RootMove& a, const RootMove& b) {
-        return first_order(a) > first_order(b);
+    sort_root_moves(
+        [&](const RootMove& a, const RootMove& b) { return first_order(a) > first_order(b); });
+}
+
+// A stable sort (moves that compare equal keep their order) that allocates
+// nothing, unlike std::stable_sort: the index before the sort breaks ties.
+template <class Before>
+void Searcher::Worker::sort_root_moves(Before before) {
+    for (std::size_t i = 0; i < root_moves_.size(); ++i)
+        root_moves_[i].place = static_cast<std::uint32_t>(i);
+    std::sort(root_moves_.begin(), root_moves_.end(), [&](const RootMove& a, const RootMove& b) {
+        if (before(a, b)) return true;
+        return !before(b, a) && a.place < b.place;
     });
 }
 
@@ -224,8 +289,7 @@ void Searcher::Worker::iterate() {
             const Score score = search_root(depth, alpha, beta);
             if (aborted_) break;
             // Outside the window: widen it on that side and search again.
-            sort_stably(root_moves_,
-                        [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+            sort_root_moves([](const RootMove& a, const RootMove& b) { return a.score > b.score; });
             delta *= 2;
             if (score <= alpha) {
                 alpha = is_loss(score - delta) ? -kInfinity : score - delta;
@@ -290,8 +354,9 @@ Score Searcher::Worker::search_root(int depth, Score alpha, Score beta) {
 
         if (i == 0 || score > bar) {
             root_move.score = score;
-            root_move.pv[0] = root_move.key;
-            std::copy_n(plies_[1].pv.begin(), plies_[1].pv_length, root_move.pv.begin() + 1);
+            Line& pv = pv_of(root_move);
+            pv[0] = root_move.key;
+            std::copy_n(plies_[1].pv.begin(), plies_[1].pv_length, pv.begin() + 1);
             root_move.pv_length = 1 + plies_[1].pv_length;
         } else {
             root_move.score = -kInfinity;
@@ -335,7 +400,8 @@ Score Searcher::Worker::negamax(int depth, int ply, Score alpha, Score beta) {
     }
 
     MovePicker picker(pos_, here.moves, MovePicker::Kind::kAll, hit ? entry.move : MoveKey{},
-                      &here.killers, history_);
+                      &here.killers, history_, &interrupt_);
+    if (aborted_) return 0;
     if (picker.size() == 0) return loss_in(ply);  // rule 3: no legal move
 
     const Side side = pos_.side_to_move();
@@ -434,7 +500,8 @@ Score Searcher::Worker::quiescence(int ply, Score alpha, Score beta, int goose_r
         --goose_replies;
     }
 
-    MovePicker picker(pos_, plies_[ply].moves, kind, MoveKey{}, nullptr, history_);
+    MovePicker picker(pos_, plies_[ply].moves, kind, MoveKey{}, nullptr, history_, &interrupt_);
+    if (aborted_) return 0;
     picker.for_each([&](const Move& move, MoveKey) {
         UndoInfo undo;
         pos_.make(move, undo);
@@ -487,10 +554,14 @@ bool Searcher::Worker::is_drawn(int ply) const {
 bool Searcher::Worker::out_of_budget() {
     if (aborted_) return true;
     if (limits_.nodes != 0 && nodes_ >= limits_.nodes) return aborted_ = true;
-    if (nodes_ % kCheckInterval == 0) {
-        if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) return aborted_ = true;
-        if (limits_.time.count() > 0 && elapsed() >= limits_.time) return aborted_ = true;
-    }
+    return nodes_ % kCheckInterval == 0 && interrupted();
+}
+
+// Whether the stop flag is set or the time is up, which ends the search.
+bool Searcher::Worker::interrupted() {
+    if (aborted_) return true;
+    if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) return aborted_ = true;
+    if (limits_.time.count() > 0 && elapsed() >= limits_.time) return aborted_ = true;
     return false;
 }
 
@@ -503,23 +574,27 @@ void Searcher::Worker::update_pv(int ply, MoveKey move) {
 }
 
 // Turns root moves' lines of keys into lines of moves, replaying each from the
-// root to find the generated move behind every key.
+// root to find the generated move behind every key (the root move's own is known).
 void Searcher::Worker::publish(std::span<const RootMove> moves) {
     result_.lines.resize(moves.size());
     for (std::size_t i = 0; i < moves.size(); ++i) {
         const RootMove& root_move = moves[i];
+        const Line& keys = root_pvs_[root_move.pv_slot];
         SearchLine& line = result_.lines[i];
         line.score = root_move.score;
         line.length = 0;
         Position replay = root_;
         for (int k = 0; k < root_move.pv_length; ++k) {
-            bool found = false;
-            for_each_legal_move(replay, [&](const Move& move) {
-                if (!found && MoveKey(move) == root_move.pv[k]) {
+            bool found = k == 0;
+            if (found) {
+                line.pv[line.length++] = root_move.move;
+            } else {
+                found = for_each_legal_move_until(replay, [&](const Move& move) {
+                    if (MoveKey(move) != keys[k]) return false;
                     line.pv[line.length++] = move;
-                    found = true;
-                }
-            });
+                    return true;
+                });
+            }
             if (!found) break;
             UndoInfo undo;
             replay.make(line.pv[line.length - 1], undo);

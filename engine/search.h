@@ -8,7 +8,10 @@
 //
 // With a depth or node limit the result depends only on the arguments and on
 // what the transposition table holds: a fresh (or clear()ed) Searcher gives the
-// same result every time. A time limit reads the clock the Searcher was given.
+// same result every time. A time limit reads the clock the Searcher was given,
+// as often while one position's moves are generated as while nodes are
+// searched: a contrived position has hundreds of thousands of jump paths, and
+// the limit holds there too, at the root and below it.
 #pragma once
 
 #include <array>

@@ -304,7 +304,8 @@ class PlaySession {
         } else if (event.has_draw_answered()) {
             const auto& answer = event.draw_answered();
             game_.set_draw_offered_by(v1::SIDE_UNSPECIFIED);
-            if (!answer.accepted() && !plays(answer.by()))
+            // The bot's answer came with the offer's reply, which told it.
+            if (!answer.accepted() && !plays(answer.by()) && answer.by() != game_.bot_side())
                 say("the " + side_name(answer.by()) + " declined the draw\n");
         } else if (event.has_game_ended()) {
             adopt(event.game_ended().game(), false);
@@ -429,6 +430,9 @@ class PlaySession {
         adopt(response.game(), false);
         if (game_.state() == v1::GAME_STATE_FINISHED) {
             say("draw agreed\n");
+        } else if (game_.bot_side() != v1::SIDE_UNSPECIFIED) {
+            // The bot answers at once, and declines: it plays every game out.
+            say("the bot (" + side_name(game_.bot_side()) + ") declined the draw\n");
         } else {
             say(side_name(game_.draw_offered_by()) + " offers a draw; the " +
                 other_side_name(game_.draw_offered_by()) +

@@ -183,6 +183,7 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
                                     std::string(outcome_name(status.outcome)) + ", " +
                                     std::string(end_reason_name(status.reason)) + ")");
     }
+    if (auto e = check_start_complexity(start, "start_position")) return *e;
     game.choice =
         request.seat() == v1::SEAT_CHOICE_UNSPECIFIED ? v1::SEAT_CHOICE_RANDOM : request.seat();
     if (!v1::SeatChoice_IsValid(game.choice))

@@ -113,9 +113,10 @@ GameRecord record_of(const GameRow& g, const std::vector<MoveRow>& moves) {
 
 // A refused record: where and why, with a reason for the kind of problem.
 ServiceError record_refused(const RecordError& e) {
-    const char* reason = e.problem == RecordProblem::kIllegalMove      ? "RECORD_ILLEGAL_MOVE"
-                         : e.problem == RecordProblem::kResultMismatch ? "RECORD_RESULT_MISMATCH"
-                                                                       : "RECORD_INVALID";
+    const char* reason = e.problem == RecordProblem::kIllegalMove       ? "RECORD_ILLEGAL_MOVE"
+                         : e.problem == RecordProblem::kResultMismatch  ? "RECORD_RESULT_MISMATCH"
+                         : e.problem == RecordProblem::kStartTooComplex ? "POSITION_TOO_COMPLEX"
+                                                                        : "RECORD_INVALID";
     std::map<std::string, std::string> metadata = {
         {"line", std::to_string(e.line)},
         {"column", std::to_string(e.column)},

@@ -1,5 +1,6 @@
 #include "service/core/game_rules.h"
 
+#include "engine/movegen.h"
 #include "engine/position_code.h"
 #include "service/core/game_views.h"
 #include "service/core/secrets.h"
@@ -47,6 +48,17 @@ ServiceResult<Position> requested_position(const Variant& variant, const std::st
 ServiceError invalid_position(std::string field, std::string message) {
     return ServiceError{
         StatusCode::kInvalidArgument, "INVALID_POSITION", std::move(message), {}, std::move(field)};
+}
+
+std::optional<ServiceError> check_start_complexity(const Position& start, std::string field) {
+    if (count_legal_moves(start, kMaxStartLegalMoves + 1) <= kMaxStartLegalMoves)
+        return std::nullopt;
+    ServiceError e =
+        make_error(StatusCode::kInvalidArgument, "POSITION_TOO_COMPLEX",
+                   "the position has more than " + std::to_string(kMaxStartLegalMoves) +
+                       " legal moves (jump paths), more than a game may start with");
+    e.field = std::move(field);
+    return e;
 }
 
 std::optional<ServiceError> normalize_game_id(const std::string& raw, std::string& id) {

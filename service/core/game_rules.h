@@ -25,6 +25,9 @@ ServiceResult<const Variant*> requested_variant(const std::string& name,
 ServiceResult<Position> requested_position(const Variant& variant, const std::string& code,
                                            const std::string& field);
 ServiceError invalid_position(std::string field, std::string message);
+// POSITION_TOO_COMPLEX naming `field` when a game would start in a position
+// with more legal moves than kMaxStartLegalMoves (engine/movegen.h).
+std::optional<ServiceError> check_start_complexity(const Position& start, std::string field);
 
 // A game id from a request, validated and lowercased into `id`.
 std::optional<ServiceError> normalize_game_id(const std::string& raw, std::string& id);

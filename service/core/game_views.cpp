@@ -85,7 +85,8 @@ v1::Move move_view(const storage::MoveRow& row) {
     set_timestamp(row.created_us, m.mutable_time());
     using google::protobuf::util::TimeUtil;
     if (row.think_ms) *m.mutable_think_time() = TimeUtil::MillisecondsToDuration(*row.think_ms);
-    if (row.fox_clock_ms) *m.mutable_fox_clock() = TimeUtil::MillisecondsToDuration(*row.fox_clock_ms);
+    if (row.fox_clock_ms)
+        *m.mutable_fox_clock() = TimeUtil::MillisecondsToDuration(*row.fox_clock_ms);
     if (row.geese_clock_ms)
         *m.mutable_geese_clock() = TimeUtil::MillisecondsToDuration(*row.geese_clock_ms);
     m.set_comment(row.comment);
@@ -126,7 +127,10 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
     g.set_fox_count(count(pos.foxes()));
     g.set_geese_captured(std::max(0, row.start_geese - pos.geese_count()));
     if (row.state != storage::game_state::kFinished) {
-        if (count_legal_moves(pos) > kMaxListedLegalMoves) {
+        // Counted only as far as the list goes: a contrived position has
+        // hundreds of thousands of jump paths, and every read of the game
+        // would walk them all.
+        if (count_legal_moves(pos, kMaxListedLegalMoves + 1) > kMaxListedLegalMoves) {
             g.set_legal_moves_omitted(true);
         } else {
             std::vector<std::string> moves;

@@ -219,7 +219,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         state_ = State::kReading;
         parser_.emplace();
         parser_->header_limit(static_cast<std::uint32_t>(options().max_header_bytes));
-        parser_->body_limit(options().max_body_bytes);
+        // Any route's limit until the header names the route (Beast checks a
+        // Content-Length against it as it reads the header).
+        parser_->body_limit(server_.routes_.largest_body_limit(options().max_body_bytes));
         stream_.expires_after(options().request_timeout);
         http::async_read_header(stream_, buffer_, *parser_,
                                 [self = shared_from_this()](beast::error_code ec, std::size_t) {
@@ -241,6 +243,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
             origin_ = server_.allowed_origin(header);
             return send(error_reply(*refused, kNoRpc, version_));
         }
+        const std::size_t body_limit = body_limit_of(header);
+        if (parser_->content_length().value_or(0) > body_limit)
+            return on_read_error(http::error::body_limit);
+        parser_->body_limit(body_limit);
         const bool has_body = header.chunked() || header.has_content_length();
         if (has_body && iequals(header[http::field::expect], "100-continue")) {
             // curl and others wait for this before sending a larger body.
@@ -285,9 +291,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
     ServiceError read_error(beast::error_code ec) const {
         if (ec == http::error::body_limit) {
-            return transport_error(StatusCode::kInvalidArgument, kReasonPayloadTooLarge,
-                                   "the request body is larger than " +
-                                       std::to_string(options().max_body_bytes) + " bytes");
+            const std::size_t limit =
+                parser_ ? body_limit_of(parser_->get()) : options().max_body_bytes;
+            return transport_error(
+                StatusCode::kInvalidArgument, kReasonPayloadTooLarge,
+                "the request body is larger than " + std::to_string(limit) + " bytes");
         }
         if (ec == http::error::header_limit) {
             return transport_error(StatusCode::kInvalidArgument, kReasonHeadersTooLarge,
@@ -300,6 +308,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         }
         return transport_error(StatusCode::kInvalidArgument, kReasonMalformedRequest,
                                "malformed HTTP request: " + ec.message());
+    }
+
+    // The body limit of the request's route (RestRoutes::body_limit).
+    std::size_t body_limit_of(const http::request_header<>& header) const {
+        return server_.routes_.body_limit(header.method_string(), header.target(),
+                                          options().max_body_bytes);
     }
 
     void handle(Request request) {

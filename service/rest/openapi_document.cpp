@@ -368,7 +368,9 @@ class DocumentBuilder {
         const std::string comment = comments_.of(method);
         Json op;
         op["operationId"] = method->name();
-        op["summary"] = first_sentence(comment);
+        // The RPC's name: what the sidebar of the docs lists and what the
+        // error tables and the gRPC side call it; the comment says the rest.
+        op["summary"] = method->name();
         op["description"] = comment;
         op["tags"] = Json::array({kTag});
         op["x-grpc-method"] = "/" + service_->full_name() + "/" + method->name();

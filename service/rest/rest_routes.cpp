@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "engine/game_record.h"
 #include "google/api/annotations.pb.h"
 #include "service/rest/rest_json.h"
 #include "service/rest/strict_json.h"
@@ -32,9 +33,16 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 // Names a client might put a seat token under in a URL.
 bool is_token_parameter(const std::string& name) {
     static const std::set<std::string> kNames = {"access_token", "token",         "seat_token",
-                                                  "seatToken",    "authorization", "bearer"};
+                                                 "seatToken",    "authorization", "bearer"};
     return kNames.count(name) > 0;
 }
+
+// ImportGame's body carries a record of up to kMaxRecordBytes, which JSON may
+// write six times as long: a client may escape any character as \uXXXX (six
+// bytes for a one-byte character, at most three times the bytes of a longer
+// one). The rest is room for the other fields and whitespace. The record's
+// own limit is checked on the decoded text.
+constexpr std::size_t kImportBodyBytes = 6 * kMaxRecordBytes + 16 * 1024;
 
 [[noreturn]] void bad_rule(const pb::MethodDescriptor* method, const std::string& why) {
     throw std::logic_error("google.api.http of " + method->full_name() + ": " + why);
@@ -298,6 +306,20 @@ std::string join(const std::vector<std::string>& parts) {
 
 }  // namespace
 
+std::size_t RestRoutes::body_limit(std::string_view http_method, std::string_view target,
+                                   std::size_t server_limit) const {
+    const auto found = match(http_method, split_target(target).path);
+    if (!found.ok()) return server_limit;
+    return std::max(server_limit, found.value().route->max_body_bytes);
+}
+
+std::size_t RestRoutes::largest_body_limit(std::size_t server_limit) const {
+    std::size_t largest = server_limit;
+    for (const RestRoute& route : routes_)
+        largest = std::max(largest, route.max_body_bytes);
+    return largest;
+}
+
 RequestTarget split_target(std::string_view target) {
     const auto question = target.find('?');
     return RequestTarget{std::string(target.substr(0, question)),
@@ -325,6 +347,7 @@ RestRoutes::RestRoutes() {
         for (const auto* one : rules) {
             RestRoute route = parse_rule(method, *one);
             route.rpc = &rpc;
+            if (method->name() == "ImportGame") route.max_body_bytes = kImportBodyBytes;
             for (const RestRoute& other : routes_) {
                 if (other.http_method == route.http_method && other.verb == route.verb &&
                     other.segments.size() == route.segments.size() &&
@@ -470,8 +493,9 @@ ServiceResult<std::unique_ptr<pb::Message>> RestRoutes::build_request(const Rout
         // mean another game than the URL a proxy checked.
         if (route.has_body && field_is_set(*request, segment->field) &&
             field_text(*request, segment->field) != value) {
-            return invalid_argument(name, name + " in the body differs from the path's; leave it "
-                                                 "out of the body");
+            return invalid_argument(name, name +
+                                              " in the body differs from the path's; leave it "
+                                              "out of the body");
         }
         if (auto problem = set_field(*request, segment->field, value)) {
             return invalid_argument(name, "the path segment for " + name + " " + *problem);

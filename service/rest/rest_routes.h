@@ -34,8 +34,9 @@ struct RestRoute {
     std::string http_method;  // "GET", "POST", ...
     std::string pattern;      // the template as written in the proto
     std::vector<Segment> segments;
-    std::string verb;       // the custom verb after ':' ("join"), or empty
-    bool has_body = false;  // body "*": the whole request is the JSON body
+    std::string verb;                // the custom verb after ':' ("join"), or empty
+    bool has_body = false;           // body "*": the whole request is the JSON body
+    std::size_t max_body_bytes = 0;  // a larger body than the server's limit allows; 0: none
     const google::protobuf::MethodDescriptor* method = nullptr;
     const RpcMethod* rpc = nullptr;  // what serves it
 };
@@ -62,6 +63,13 @@ class RestRoutes {
 
     // The methods served at a raw path ("GET", "POST"); empty when unknown.
     std::vector<std::string> methods_at(std::string_view path) const;
+
+    // The most body bytes a request may send: `server_limit`, or more for a
+    // route whose message needs more (ImportGame's record).
+    std::size_t body_limit(std::string_view http_method, std::string_view target,
+                           std::size_t server_limit) const;
+    // The largest of them over every route.
+    std::size_t largest_body_limit(std::size_t server_limit) const;
 
     // The request message: JSON body fields (body "*"; empty counts as {}),
     // then query parameters (routes without a body), then path variables,

@@ -277,6 +277,10 @@ TEST(GameRecord, RefusesWhatDoesNotParseWithItsLineAndColumn) {
          9, ""},
         {header + "[Start \"3/3/7/3F3/G2G3/3/G2 f 0 0\"]\n[Result \"*\"]\n\n*",
          RecordProblem::kBadStart, 5, 9, "already be over"},
+        // 230,897 jump paths (tests/engine/complex_positions_test.cpp).
+        {"[Variant \"standard\"]\n[Geese \"17\"]\n[Start \"1G1/GGG/1G1GFG1/GGGGGGG/1G1G1G1/3/3 f 0 "
+         "0\"]\n[Result \"*\"]\n\n*",
+         RecordProblem::kStartTooComplex, 3, 9, "more than 100000 legal moves"},
         {"[Variant \"standard\"]\n[TimeControl \"5 min\"]\n", RecordProblem::kBadTagValue, 2, 15,
          "300+3"},
         {header + "[Result \"1-0\"]\n\n*", RecordProblem::kBadTagValue, 5, 10, "fox_side_wins"},
@@ -308,11 +312,27 @@ TEST(GameRecord, RefusesWhatDoesNotParseWithItsLineAndColumn) {
          "control character"},
         {header + "[Result \"*\"]\n\n1. d4-d5 {caf\xE9} *", RecordProblem::kSyntax, 7, 14,
          "not UTF-8"},
+        // C1 control characters: U+0085 (next line) and U+009B, which a
+        // terminal takes as the start of an escape sequence.
+        {header + "[Result \"*\"]\n\n1. d4-d5 {a\u0085b} *", RecordProblem::kSyntax, 7, 12,
+         "control character (code 133)"},
+        {header + "[Result \"*\"]\n\n1. d4-d5 {\u009B31m} *", RecordProblem::kSyntax, 7, 11,
+         "control character (code 155)"},
+        {"[Variant \"standard\u009B\"]\n", RecordProblem::kSyntax, 1, 19, "control character"},
         {header + "[Result \"draw\"]\n\n1. d4-d5 *", RecordProblem::kResultMismatch, 7, 10,
          "the Result tag says draw"},
     };
     for (const Case& c : cases)
         expect_refused(c.text, c.problem, c.line, c.column, c.words);
+}
+
+TEST(GameRecord, WritesAStoredCommentsControlCharactersAsReplacementCharacters) {
+    // As an older server may have stored them; U+00A0 and U+00E9 are kept.
+    GameRecord record = played(variant("standard"), std::nullopt, {"d4-d5"});
+    record.moves[0].comment = "a\u0085b\u009B31m\u00A0\u00E9\x01\x7F";
+    const std::string text = format_record(record);
+    EXPECT_THAT(text, HasSubstr("1. d4-d5 {a\uFFFDb\uFFFD31m\u00A0\u00E9\uFFFD\uFFFD}\n"));
+    EXPECT_EQ(parse_ok(text).record.moves[0].comment, "a\uFFFDb\uFFFD31m\u00A0\u00E9\uFFFD\uFFFD");
 }
 
 TEST(GameRecord, RefusesAnIllegalMoveWithItsPlyAndTheEnginesReason) {
@@ -450,6 +470,7 @@ TEST(GameRecord, ProblemsHaveStableNames) {
     EXPECT_EQ(record_problem_name(RecordProblem::kUnknownTag), "unknown_tag");
     EXPECT_EQ(record_problem_name(RecordProblem::kIllegalMove), "illegal_move");
     EXPECT_EQ(record_problem_name(RecordProblem::kResultMismatch), "result_mismatch");
+    EXPECT_EQ(record_problem_name(RecordProblem::kStartTooComplex), "start_too_complex");
     for (RecordEnd end : {RecordEnd{EndReason::kPenFilled, OffRulesEnd::kNone},
                           RecordEnd{EndReason::kNone, OffRulesEnd::kResignation},
                           RecordEnd{EndReason::kNone, OffRulesEnd::kExpired}})

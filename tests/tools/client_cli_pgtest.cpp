@@ -438,6 +438,27 @@ TEST_F(ClientCliTest, CreateSeatsABotThatPlayIsPlayedAgainst) {
                         "INVALID_ARGUMENT");
 }
 
+TEST_F(ClientCliTest, PlaySaysTheBotDeclinedADrawOffer) {
+    const Output created =
+        client({"create", "--variant", "standard", "--seat", "geese", "--bot", "1"});
+    ASSERT_EQ(created.exit_status, 0) << created.err;
+    auto fields = header_fields(created.out);
+    // The bot declines at once, in the reply to the offer. Its answer on the
+    // watch stream comes before its answer to a3-a4, which the session waits
+    // for before the input ends, and is not told again.
+    const Output r =
+        client({"play", fields["game_id"], "--token", fields["seat_token"]}, "draw\na3-a4\n");
+    ASSERT_EQ(r.exit_status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_THAT(r.out, HasSubstr("> draw\nthe bot (fox) declined the draw\n"));
+    EXPECT_EQ(count_of(r.out, "declined the draw"), 1) << r.out;
+    EXPECT_EQ(r.out.find("offers a draw"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("unspecified"), std::string::npos) << r.out;
+    const std::size_t played = r.out.find("geese to move> a3-a4\ngeese played a3-a4\n");
+    ASSERT_NE(played, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("fox played ", played), std::string::npos) << r.out;
+}
+
 TEST_F(ClientCliTest, PlayLeavesWhenTheInputEnds) {
     const Seat both = create({"--variant", "standard", "--seat", "both"});
     const Output r = client({"play", both.game_id, "--token", both.token}, "d4-d5\nquit\n");

@@ -351,6 +351,9 @@ TEST_F(ImportedHistory, RefusedRecordsSayWhereAndStoreNothing) {
         {"[Variant \"standard\"]\n[Result \"draw\"]\n\n1. d4-d5 draw", "RECORD_RESULT_MISMATCH",
          "2", "10", "result_mismatch"},
         {header + std::string(kMaxRecordBytes, ' ') + "*", "RECORD_INVALID", "1", "1", "too_long"},
+        // C1 control characters: U+009B starts a terminal's escape sequence.
+        {header + "1. d4-d5 {\u009B31m} *", "RECORD_INVALID", "4", "11", "syntax"},
+        {header + "1. d4-d5 {next\u0085line} *", "RECORD_INVALID", "4", "15", "syntax"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.record.substr(0, 80));
@@ -382,6 +385,27 @@ TEST_F(ImportedHistory, RefusedRecordsSayWhereAndStoreNothing) {
     EXPECT_EQ(count_rows("games"), 0);
     EXPECT_EQ(count_rows("moves"), 0);
     EXPECT_EQ(count_rows("position_occurrences"), 0);
+}
+
+TEST_F(ImportedHistory, AnExportWritesAStoredCommentsControlCharactersAsReplacements) {
+    const Reply<v1::ImportGameResponse> imported =
+        client().import_game("[Variant \"standard\"]\n[Result \"*\"]\n\n1. d4-d5 {x} *\n");
+    ASSERT_TRUE(IsOk(imported));
+    const std::string id = imported->game().game_id();
+    // As a server before the rule stored it: U+009B, U+0085 and an escape.
+    {
+        pqxx::connection connection(database_url());
+        pqxx::work tx(connection);
+        tx.exec_params("UPDATE moves SET comment = $1 WHERE game_id = $2",
+                       "\u009B31mred\u0085\x1B[0m", id);
+        tx.commit();
+    }
+    const Reply<google::api::HttpBody> exported = client().export_game(id);
+    ASSERT_TRUE(IsOk(exported));
+    EXPECT_NE(exported->data().find("1. d4-d5 {\uFFFD31mred\uFFFD\uFFFD[0m}\n"), std::string::npos)
+        << exported->data();
+    // What it writes is a record again.
+    EXPECT_TRUE(IsOk(client().import_game(exported->data())));
 }
 
 TEST_F(ImportedHistory, PublicImportedGamesHaveTheirOwnListing) {

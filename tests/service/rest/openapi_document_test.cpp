@@ -243,8 +243,12 @@ TEST(OpenApiDocument, DescribesEveryOperationSchemaAndFieldWithTheProtoComment) 
     }
     const std::string list = schema("foxgeese.v1.EndReason").at("description");
     EXPECT_NE(list.find("`END_REASON_PEN_FILLED`: Every point of the pen"), std::string::npos);
-    EXPECT_EQ(document().at("paths").at("/v1/games").at("post").at("summary"),
-              "Creates a game and seats its creator");
+    const Json& create = document().at("paths").at("/v1/games").at("post");
+    EXPECT_EQ(create.at("summary"), "CreateGame");
+    EXPECT_EQ(create.at("description")
+                  .get<std::string>()
+                  .rfind("Creates a game and seats its creator.", 0),
+              0u);
 }
 
 TEST(OpenApiDocument, SeatActionsNeedTheTokenAndWatchingAcceptsIt) {

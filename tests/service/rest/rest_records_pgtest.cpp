@@ -2,8 +2,14 @@
 // itself as text/plain (the bytes ExportGame gives over gRPC), HEAD the same
 // headers; POST /v1/games:import takes the record in JSON and answers the
 // imported game; errors are the JSON status of the same call over gRPC.
+#include <cstdio>
+#include <random>
 #include <string>
 
+#include "engine/game.h"
+#include "engine/game_record.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
 #include "tests/service/harness/rest_harness.h"
 
 namespace foxgeese::test {
@@ -25,6 +31,77 @@ std::string import_body(const std::string& record, const std::string& visibility
         request.set_visibility(value);
     }
     return to_json(request);
+}
+
+// A record of nearly the most bytes a record may have, nearly all of them
+// double quotes: a big_cross game of random moves (from a fixed seed) that
+// the rules do not end, each move with a comment of 500 quotes.
+std::string quote_filled_record() {
+    const std::string comment = " {" + std::string(kMaxCommentChars, '"') + "}\n";
+    const Variant& variant = **Variant::find("big_cross", {});
+    std::mt19937 random(7);
+    // Canonical, as an export writes it back.
+    const std::string header = "[Variant \"big_cross\"]\n[TimeControl \"-\"]\n[Result \"*\"]\n\n";
+    std::string record = header;
+    Game game{Position(variant)};
+    while (true) {
+        MoveList moves;
+        generate_legal_moves(game.position(), moves);
+        Game next = game;
+        const std::string notation = format_move(variant.board(), moves[random() % moves.size()]);
+        if (!next.play(notation).ok() || next.status().over()) {
+            game = Game{Position(variant)};  // try another game
+            record = header;
+            continue;
+        }
+        const std::string line = std::to_string(next.position().ply()) + ". " + notation + comment;
+        if (record.size() + line.size() + 2 > kMaxRecordBytes) break;
+        record += line;
+        game = std::move(next);
+    }
+    return record + "*\n";
+}
+
+// The same JSON body with every character of the record written as \uXXXX.
+std::string unicode_escaped_body(const std::string& record) {
+    std::string body = R"({"record":")";
+    for (const unsigned char c : record) {
+        char escape[7];
+        std::snprintf(escape, sizeof escape, "\\u%04x", c);  // the record is ASCII
+        body += escape;
+    }
+    return body + "\"}";
+}
+
+TEST_F(RestRecords, ARecordOfTheLargestSizeIsTakenInAnyLegalJson) {
+    const std::string record = quote_filled_record();
+    ASSERT_GT(record.size(), kMaxRecordBytes - 600);
+    ASSERT_LE(record.size(), kMaxRecordBytes);
+    ASSERT_TRUE(IsOk(grpc().import_game(record)));
+
+    // Its quotes double in JSON: far more than the 64 KiB of other bodies.
+    const std::string quoted = import_body(record);
+    ASSERT_GT(quoted.size(), 96'000u);
+    const HttpReply reply = post("/v1/games:import", quoted);
+    ASSERT_EQ(reply.status, 200) << reply.body.substr(0, 400);
+    v1::ImportGameResponse imported;
+    ASSERT_TRUE(parse_json(reply.body, imported));
+    EXPECT_TRUE(get("/v1/games/" + imported.game().game_id() + "/record").body == record);
+
+    // Every character escaped: six times the record.
+    const std::string escaped = unicode_escaped_body(record);
+    ASSERT_GT(escaped.size(), 290'000u);
+    const HttpReply escaped_reply = post("/v1/games:import", escaped);
+    ASSERT_EQ(escaped_reply.status, 200) << escaped_reply.body.substr(0, 400);
+
+    // The body itself stays bounded: six times the largest record and 16 KiB.
+    std::string too_large = escaped;
+    too_large.insert(1, 6 * kMaxRecordBytes + 16 * 1024 + 1 - escaped.size(), ' ');
+    EXPECT_TRUE(IsRestError(post("/v1/games:import", too_large), 413,
+                            grpc::StatusCode::INVALID_ARGUMENT, "PAYLOAD_TOO_LARGE"));
+    // Other routes keep their 64 KiB.
+    EXPECT_TRUE(IsRestError(post("/v1/games", quoted), 413, grpc::StatusCode::INVALID_ARGUMENT,
+                            "PAYLOAD_TOO_LARGE"));
 }
 
 TEST_F(RestRecords, ARecordIsPlainTextTheSameAsOverGrpc) {
