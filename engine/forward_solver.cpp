@@ -55,9 +55,9 @@ int work_of_entry(std::uint64_t entry) {
 // The fox's moves in the order tried: captures first, then the moves that
 // threaten the most captures (the geese must answer each), then room to move,
 // then towards the geese's home edge (behind the geese is where a fox goes
-// free). The weights are the best of a few tried on positions from engine
-// games around ply 30 (bench/README.md, "Exact play in standard"): about a
-// third fewer positions to a proof than captures and rank alone.
+// free). The weights are the best of a few tried on bench/solver_bench.cpp's
+// positions: fewer positions to a proof than captures and rank alone
+// (bench/history/2026-12-03-to-12-04-exact-solver.md, "The solver's speed").
 int ForwardSolver::fox_move_order(Bitboard geese_after, int to, int captured) const {
     const Board& board = variant_.board();
     const Bitboard empty = board.all_points() & ~geese_after & ~bit(to);
@@ -276,9 +276,9 @@ bool ForwardSolver::fox_wins_with_geese_to_move(Bitboard geese, int fox) {
     const std::size_t first = children_.size();
     for_each_legal_move(position, [&](const Move& move) {
         const Bitboard after = geese ^ bit(move.from) ^ bit(move.to);
-        // Unordered: where the fox wins, every goose move is searched anyway
-        // (ordering them by safety or by the fox's room changed the positions
-        // searched by about 1%).
+        // Unordered: where the fox wins, every goose move is searched whatever
+        // the order (the orders tried barely changed the count:
+        // bench/history/2026-12-03-to-12-04-exact-solver.md).
         children_.push_back(Child{after, fox, 0, key_of(after, fox, Side::kFox)});
     });
     prefetch_children(first);
