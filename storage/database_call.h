@@ -16,9 +16,9 @@ namespace foxgeese::storage {
 
 enum class Access { kRead, kWrite };
 
-// The failure for an exception thrown by libpqxx during a call (nullopt-like
-// rethrow: errors that are bugs, such as a constraint violation, come back
-// as they are).
+// The failure for an exception that is_database_failure() accepts. The
+// others (a constraint violation, which is a bug, not an outage) are not
+// classified: run_database_call below rethrows them as they are.
 DatabaseFailure classify_failure(const std::exception& error, ConnectionPool::Verdict verdict,
                                  Access access);
 // The failure for a call the watchdog cancelled but that still returned.
@@ -27,8 +27,10 @@ DatabaseFailure late_failure(ConnectionPool::Verdict verdict, Access access);
 bool is_database_failure(const std::exception& error);
 
 // Throws kAbandoned / kDeadlinePassed (nothing written) when the caller no
-// longer waits, or its deadline comes too soon for a commit; writes call it
-// just before they commit.
+// longer waits, or its deadline comes too soon for a commit. The game
+// writes of a request (create, join, import, move, seat actions) call it
+// just before their commit (for a single statement, before the statement):
+// one committed after its caller gave up leaves the client unsure it applied.
 void require_caller(const CallBudget& budget);
 
 template <class Body>

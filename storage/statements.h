@@ -1,6 +1,9 @@
 // Every SQL statement of the store, prepared once per connection under a
-// name (the pool's on-connect hook); names show up in PostgreSQL's logs and
-// in pg_stat_statements.
+// name (the pool's on-connect hook), so each is parsed once per connection.
+// The name shows in PostgreSQL's statement logs ("execute apply_move: ...")
+// and in pg_prepared_statements. pg_stat_statements does not key by it: it
+// keys by queryid, a hash of the statement's parsed form, so every
+// connection's copy of a statement adds to one row, shown with its SQL text.
 #pragma once
 
 #include <pqxx/connection>

@@ -1,6 +1,10 @@
-// UTF-8 and percent-encoding, written once for the whole server. Boost 1.74
-// (Debian 12) has no URL library and the standard library no UTF-8 checks,
-// so these few functions are ours.
+// UTF-8 checks and percent-encoding for the server. Written by hand because
+// the project builds against Debian 12's default Boost, 1.74, which has no
+// URL library, and the standard library has no UTF-8 checks. Debian 12 does
+// ship both: Boost.URL with Boost 1.81 (libboost-url1.81-dev; its Boost
+// conflicts with 1.74's, so Beast and Asio would move too) and utf8-cpp
+// (libutfcpp-dev 3.2.3, header-only). To be replaced by them (issue 34,
+// item 7).
 #pragma once
 
 #include <cstddef>
