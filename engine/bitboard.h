@@ -19,8 +19,9 @@ constexpr int count(Bitboard set) {
 #if defined(__x86_64__) && !defined(__POPCNT__)
     // Without the POPCNT instruction (the default x86-64 target) std::popcount
     // is a call into libgcc; the same sum of bits inline costs a few cycles
-    // and no call (it was a sixth of the search's time as a call). Other
-    // targets, and x86-64 builds that may use POPCNT, take std::popcount.
+    // and no call, and every evaluation counts bits many times (the profile:
+    // bench/history/2026-12-01-to-12-02-search-speed.md). Other targets, and
+    // x86-64 builds that may use POPCNT, take std::popcount.
     set -= (set >> 1) & 0x5555555555555555ULL;
     set = (set & 0x3333333333333333ULL) + ((set >> 2) & 0x3333333333333333ULL);
     set = (set + (set >> 4)) & 0x0F0F0F0F0F0F0F0FULL;

@@ -205,20 +205,11 @@ Score evaluate(const Position& pos, const EvalWeights& weights) {
 // The weights were fitted by bench/tune_evaluation.cpp (its header describes
 // the method: self-play from random openings, logistic regression of each
 // quiet position's features on a target for the fox side, rounds that start
-// from the last fit). The runs behind these numbers, from hand-set weights:
-//
-//   foxgeese-tune --variant big_cross --games 200 --rounds 2 --nodes 8000
-//                 --max-plies 600 --search-weight 0.5 --stride 4 --verify-games 40
-//   foxgeese-tune --variant two_foxes (the same options)
-//   foxgeese-tune --variant standard --games 200 --rounds 2 --nodes 8000
-//                 --search-weight 1 --stride 2
-//
-// Against the hand-set weights at 8,000 nodes per move, both sides of 20
-// openings, the fitted ones scored 70% in big_cross (W 19 D 18 L 3) and 67.5%
-// in two_foxes (W 15 D 24 L 1). In standard the fox side won every self-play
-// game whatever the budgets, so the targets there are the deeper search's
-// verdicts alone and a match says nothing (each side wins its fox games).
-// fox_jumps is 0 in every quiet position, so it keeps its hand-set value.
+// from the last fit), from hand-set weights; the runs and how the fit played
+// against those: bench/README.md, "Evaluation weights". In standard the fox
+// side won every self-play game whatever the budgets, so the targets there
+// are the deeper search's verdicts alone. fox_jumps is 0 in every quiet
+// position, so it keeps its hand-set value.
 const EvalWeights& default_eval_weights(VariantId variant) {
     static constexpr EvalWeights kStandard = {1404, -159, -4, 8,   30,  6, 5, 36, 2,
                                               34,   -12,  80, -18, -32, 0, 0, 0,  33};

@@ -114,9 +114,10 @@ int main(int argc, char** argv) {
     // Blocked before any thread starts, so no thread takes the signal instead.
     block_stop_signals();
     // gRPC locks with abseil's mutexes, which Debian builds with lock-order
-    // tracking on: a graph update on every lock, 2 to 3% of the server's CPU
-    // in a watch fan-out (perf). Tests that run replicas inside their own
-    // binaries, without this main, keep the tracking.
+    // tracking on: a graph update on every lock, CPU spent on a debugging aid
+    // (bench/history/2026-12-05-machine-floor.md, "abseil's lock-order
+    // tracking"). Tests that run replicas inside their own binaries, without
+    // this main, keep the tracking.
     absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
     // libpq waits for a connection without end by default; an unreachable
     // database must fail a connect in seconds (a URL's connect_timeout wins).

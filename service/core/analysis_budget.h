@@ -21,8 +21,9 @@ constexpr int kMaxAnalysisLines = 5;
 // AnalyzeGame searches every position of a game with the same number of
 // nodes, so that a stored analysis does not depend on the load of the
 // replica that made it: kGameAnalysisNodes shared among the positions, but
-// never more than kMaxNodesPerPly (about 60 ms here) nor fewer than
-// kMinNodesPerPly each.
+// never more than kMaxNodesPerPly (a small fraction of a second at the
+// search's speed, bench/README.md "Search") nor fewer than kMinNodesPerPly
+// each.
 constexpr std::uint64_t kGameAnalysisNodes = 5'000'000;
 constexpr std::uint64_t kMaxNodesPerPly = 100'000;
 constexpr std::uint64_t kMinNodesPerPly = 2'000;

@@ -3,9 +3,10 @@
 // always_print_primitive_fields (lowerCamelCase names, 64-bit integers as
 // strings, enums by name, Timestamp and Duration as text, empty repeated
 // fields as []), at a small fraction of its cost. Written here because
-// protobuf 3.21's printer builds a tree of every message it prints when
-// asked for default values (about 100 us for a MakeMove reply, a sixth of a
-// REST move's server time); tests compare the two byte for byte.
+// protobuf 3.21's printer, asked for default values, first builds a tree of
+// the whole message, for every REST reply (what that cost a move:
+// bench/history/2026-11-29-to-12-05-makemove.md, "JSON by reflection");
+// tests compare the two byte for byte.
 //
 // It covers what the API's messages use: scalars, enums, strings, nested
 // and repeated messages, oneofs, proto3 optional, Timestamp and Duration.

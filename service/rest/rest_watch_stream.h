@@ -5,11 +5,11 @@
 // hub's thread writes an event itself: one non-blocking send of the whole
 // chunk, under the stream's mutex. That is the common case (a watcher reads
 // faster than a game moves), and it spares the hand-off to the connection's
-// strand, a thread wake-up per watcher per move (with 10,000 watchers the
-// server's CPU per delivery fell by about a fifth). Whatever that send cannot
-// finish (a full socket buffer), and every event that arrives while the
-// stream is not idle, goes to an inbox that the strand drains and writes
-// with asynchronous writes and the write timeout, as before.
+// strand, a thread wake-up per watcher per move (measured in
+// bench/history/2026-11-29-to-12-04-watch-fanout.md, "Direct NDJSON sends").
+// Whatever that send cannot finish (a full socket buffer), and every event
+// that arrives while the stream is not idle, goes to an inbox that the
+// strand drains with asynchronous writes under the write timeout.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // Helper threads that split one walk over a game's watchers. Delivering an
 // event to ten thousand streams is ten thousand sends (a gRPC write or a
-// socket send each, about 20 us on this project's reference machine), so on
+// socket send each; their cost: bench/README.md, "Watch fan-out"), so on
 // one thread the last watcher waits for the whole walk; split into parts,
 // the walk uses every core that is free. Each watcher stays in one part, so
 // its events keep their order.
