@@ -58,6 +58,9 @@ struct ServerConfig {
     // client address (0: no limit per address).
     int analysis_concurrency = 2;
     int analyses_per_address = 1;
+    // How long an analysis waits in line for a place when all are taken (0:
+    // refused at once).
+    int analysis_wait_ms = 6'000;
     // Games this replica keeps a copy of for their next move (0: none).
     int move_cache_games = 10000;
     // Serve the reference web client (web/) at /play/ on the HTTP port.
