@@ -49,6 +49,8 @@ struct GameServiceOptions {
     RateLimitOptions limits;
     // AnalyzePosition and AnalyzeGame running at once.
     AnalysisOptions analysis;
+    // Bot games in progress at once per client address (0: no limit).
+    int bot_games_per_address = 20;
     // Games whose last move this replica made that it keeps a copy of, so
     // that their next move skips the read (storage/move_context_cache.h);
     // 0 reads every time.

@@ -260,6 +260,11 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.bot_threads = static_cast<int>(parse_integer(source, v, 0, 64, "a number of threads"));
          }},
+        {"--bot-games-per-address", "FOXGEESE_BOT_GAMES_PER_ADDRESS", "N",
+         "bot games in progress at once per client address; CreateGame with a bot beyond is RATE_LIMITED (0: no limit; ..10000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.bot_games_per_address = static_cast<int>(parse_integer(source, v, 0, 10'000, "a number of games"));
+         }},
         {"--bot-lease-seconds", "FOXGEESE_BOT_LEASE_SECONDS", "N",
          "how long a server's claim on a bot move holds unless renewed: another server takes the move over this long after the claimant died (1..60)",
          [](ServerConfig& c, const std::string& v, const std::string& source) {
@@ -308,6 +313,7 @@ std::string default_text(const Option& option) {
     if (flag == "--move-cache-games") return std::to_string(defaults.move_cache_games);
     if (flag == "--web-client") return defaults.web_client ? "true" : "false";
     if (flag == "--bot-threads") return "half the cores, at least 1 (here " + std::to_string(defaults.bot_threads) + ")";
+    if (flag == "--bot-games-per-address") return std::to_string(defaults.bot_games_per_address);
     if (flag == "--bot-lease-seconds") return std::to_string(defaults.bot_lease_seconds);
     if (flag == "--bot-test-delay-ms") return std::to_string(defaults.bot_test_delay_ms);
     return {};
@@ -588,6 +594,7 @@ std::string describe_config(const ServerConfig& config) {
     text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
     text += std::string(" web_client=") + (config.web_client ? "true" : "false");
     text += " bot_threads=" + std::to_string(config.bot_threads) +
+            " bot_games_per_address=" + std::to_string(config.bot_games_per_address) +
             " bot_lease_seconds=" + std::to_string(config.bot_lease_seconds);
     if (config.bot_test_delay_ms > 0)
         text += " bot_test_delay_ms=" + std::to_string(config.bot_test_delay_ms);

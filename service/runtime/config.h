@@ -69,6 +69,8 @@ struct ServerConfig {
     // none here), how long a claim on a move holds unless renewed, and a
     // wait before each search that only tests use.
     int bot_threads = default_bot_threads();
+    // Bot games in progress at once per client address (0: no limit).
+    int bot_games_per_address = 20;
     int bot_lease_seconds = 3;
     int bot_test_delay_ms = 0;
     // --help / --version: print server_help_text() / server_version_text() and exit 0.
