@@ -19,7 +19,7 @@ const char* const kGameColumns =
     " coalesce(g.rematch_game_id::text, ''), coalesce(g.rematch_of_game_id::text, ''),"
     " coalesce(g.fox_reserved_hash, ''), coalesce(g.geese_reserved_hash, ''), g.imported,"
     " coalesce(g.record_time_control, ''), " FG_US("g.record_created_at") ", " FG_US(
-        "g.record_ended_at") ", g.bot_side, g.bot_level";
+        "g.record_ended_at") ", g.bot_side, g.bot_level, coalesce(g.bot_client_key, '')";
 
 std::string move_columns(const std::string& a) {
     return a + ".game_id::text, " + a + ".ply, " + a + ".notation, " + a + ".side, " + a +
@@ -83,6 +83,7 @@ GameRow read_game(const pqxx::row& row, int at) {
     if (!row[at + 44].is_null()) g.record_ended_us = row[at + 44].as<std::int64_t>();
     g.bot_side = row[at + 45].as<int>();
     g.bot_level = row[at + 46].as<int>();
+    g.bot_client_key = row[at + 47].as<std::string>();
     return g;
 }
 

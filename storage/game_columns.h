@@ -19,7 +19,7 @@ namespace foxgeese::storage {
 
 // Every column of `games g` that read_game() reads, in its order.
 extern const char* const kGameColumns;
-inline constexpr int kGameColumnCount = 47;
+inline constexpr int kGameColumnCount = 48;
 
 // The columns of a moves table aliased `alias`, as read_move() reads them.
 std::string move_columns(const std::string& alias);

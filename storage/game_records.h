@@ -86,6 +86,9 @@ struct GameRow {
     // for none) and level (1..8). See migrations/0009_bot_seats.sql.
     int bot_side = 0;
     int bot_level = 0;
+    // Which client created a bot game: a digest of its address (empty for
+    // other games). See migrations/0013_bot_clients.sql.
+    std::string bot_client_key;
     std::int64_t created_us = 0;  // microseconds since the Unix epoch
     std::int64_t updated_us = 0;
     std::int64_t finished_us = 0;  // 0 while not finished
@@ -185,6 +188,19 @@ struct BotClaim {
     std::string game_id;
     int ply = 0;
     std::string previous_holder;
+};
+
+// A bot move owed and not claimed (PostgresGameStore::owed_bot_moves): the
+// game, its ply, the client that created it (bot_client_key), the bot's
+// deadline (0: none), since when the game waits, and how many searches the
+// client has running on any replica.
+struct OwedBotMove {
+    std::string game_id;
+    int ply = 0;
+    std::string client_key;
+    std::int64_t deadline_us = 0;
+    std::int64_t waiting_since_us = 0;
+    int client_searches = 0;
 };
 
 // How many games there are, for metrics (PostgresGameStore::count_games).

@@ -98,7 +98,7 @@ bool exec_insert_game(Transaction& tx, const GameRow& g, const std::string& star
         nonempty(g.rematch_of_game_id), nonempty(g.fox_reserved_hash),
         nonempty(g.geese_reserved_hash), g.imported, nonempty(g.record_time_control),
         g.record_created_us, g.record_ended_us, g.result, g.end_reason, nonzero(g.finished_us),
-        g.bot_side, g.bot_level);
+        g.bot_side, g.bot_level, nonempty(g.bot_client_key));
     return r.size() == 1;
 }
 
@@ -110,6 +110,22 @@ bool PostgresGameStore::insert_game(const GameRow& g, const std::string& start_p
         require_caller(budget);
         pqxx::nontransaction tx(conn);
         return exec_insert_game(tx, g, start_position_key);
+    });
+}
+
+PostgresGameStore::BotGameInsert PostgresGameStore::insert_bot_game(
+    const GameRow& g, const std::string& start_position_key, int limit, const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::work tx(conn);
+        if (limit > 0) {
+            tx.exec_prepared("lock_bot_client", g.bot_client_key);
+            const pqxx::result count = tx.exec_prepared("bot_games_of_client", g.bot_client_key);
+            if (count[0][0].as<std::int64_t>() >= limit) return BotGameInsert::kOverLimit;
+        }
+        if (!exec_insert_game(tx, g, start_position_key)) return BotGameInsert::kDuplicate;
+        require_caller(budget);
+        tx.commit();
+        return BotGameInsert::kInserted;
     });
 }
 
@@ -263,14 +279,31 @@ bool PostgresGameStore::modify_next_overdue(std::int64_t now_us, const GameChang
     });
 }
 
-std::optional<BotClaim> PostgresGameStore::claim_bot_move(const std::string& server_id,
+std::vector<OwedBotMove> PostgresGameStore::owed_bot_moves(std::int64_t now_us, int limit,
+                                                           int per_client,
+                                                           const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        std::vector<OwedBotMove> owed;
+        for (const auto& row : tx.exec_prepared("owed_bot_moves", now_us, limit, per_client)) {
+            owed.push_back(OwedBotMove{row[0].as<std::string>(), row[1].as<int>(),
+                                       row[2].as<std::string>(), row[3].as<std::int64_t>(),
+                                       row[4].as<std::int64_t>(), row[5].as<int>()});
+        }
+        return owed;
+    });
+}
+
+std::optional<BotClaim> PostgresGameStore::claim_bot_move(const std::string& game_id,
+                                                          const std::string& server_id,
                                                           std::int64_t now_us,
                                                           std::int64_t until_us,
                                                           const CallBudget& budget) {
     return run_database_call(
         pool_, budget, Access::kWrite, [&](pqxx::connection& conn) -> std::optional<BotClaim> {
             pqxx::nontransaction tx(conn);
-            const pqxx::result r = tx.exec_prepared("claim_bot_move", now_us, until_us, server_id);
+            const pqxx::result r =
+                tx.exec_prepared("claim_bot_move", now_us, until_us, server_id, game_id);
             if (r.empty()) return std::nullopt;
             return BotClaim{r[0][0].as<std::string>(), r[0][1].as<int>(),
                             r[0][2].as<std::string>()};

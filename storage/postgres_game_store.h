@@ -82,14 +82,28 @@ class PostgresGameStore {
     bool modify_next_overdue(std::int64_t now_us, const GameChange& change,
                              const CallBudget& budget = {});
 
-    // Bot moves (service/core/bot_moves.h). claim_bot_move claims the
-    // longest-waiting bot move owed with no live claim at `now_us`, for
-    // `server_id` until `until_us`, skipping rows other replicas are
-    // claiming at the same moment; nothing when none is owed. A move clears
-    // the claim (apply_move). renew_bot_claim extends a claim its holder
-    // still has (false: it was lost); release_bot_claim hands it back.
-    std::optional<BotClaim> claim_bot_move(const std::string& server_id, std::int64_t now_us,
-                                           std::int64_t until_us, const CallBudget& budget = {});
+    // Inserts a new bot game as insert_game does, unless its client
+    // (game.bot_client_key) has `limit` bot games in progress already (0: no
+    // limit). The count and the insert are one transaction under a lock on
+    // the client's key, so concurrent creates cannot both pass the bound.
+    enum class BotGameInsert { kInserted, kDuplicate, kOverLimit };
+    BotGameInsert insert_bot_game(const GameRow& game, const std::string& start_position_key,
+                                  int limit, const CallBudget& budget = {});
+
+    // Bot moves (service/core/bot_moves.h). owed_bot_moves lists, at
+    // `now_us`, the owed bot moves with no live claim: each client's
+    // `per_client` most urgent ones, every client's most urgent first, then
+    // their second, and so on, `limit` at most. claim_bot_move claims one
+    // game's owed move for `server_id` until `until_us`, unless it is no
+    // longer owed or another replica is claiming it at the same moment
+    // (then nothing). A move clears the claim (apply_move).
+    // renew_bot_claim extends a claim its holder still has (false: it was
+    // lost); release_bot_claim hands it back.
+    std::vector<OwedBotMove> owed_bot_moves(std::int64_t now_us, int limit, int per_client,
+                                            const CallBudget& budget = {});
+    std::optional<BotClaim> claim_bot_move(const std::string& game_id, const std::string& server_id,
+                                           std::int64_t now_us, std::int64_t until_us,
+                                           const CallBudget& budget = {});
     bool renew_bot_claim(const BotClaim& claim, const std::string& server_id, std::int64_t until_us,
                          const CallBudget& budget = {});
     void release_bot_claim(const BotClaim& claim, const std::string& server_id,

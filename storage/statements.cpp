@@ -31,12 +31,12 @@ void prepare_game_statements(pqxx::connection& conn) {
                  " move_period_ms, first_move_ms, fox_clock_ms, geese_clock_ms, start_ply,"
                  " turn_started_at, deadline_at, rematch_of_game_id, fox_reserved_hash,"
                  " geese_reserved_hash, imported, record_time_control, record_created_at,"
-                 " record_ended_at, result, end_reason, finished_at, bot_side, bot_level)"
+                 " record_ended_at, result, end_reason, finished_at, bot_side, bot_level, bot_client_key)"
                  " VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
                  " $15, $16, $17, " FG_TS("$18") ", " FG_TS("$18") ", " FG_TS("$20") ", " FG_TS(
                      "$21") ", $22, $23, $24, $25, $26, $27, $28, $29, " FG_TS("$30") ", " FG_TS("$31")
                  ", $32::uuid, $33, $34, $35, $36, " FG_TS("$37") ", " FG_TS("$38") ", $39, $40, "
-                 FG_TS("$41") ", $42, $43)"
+                 FG_TS("$41") ", $42, $43, $44)"
                  // A create retry that lost a race to its twin, or a rematch
                  // created a second time, inserts nothing.
                  " ON CONFLICT DO NOTHING RETURNING game_id, start_ply)"
@@ -171,22 +171,51 @@ void prepare_move_statements(pqxx::connection& conn) {
 void prepare_bot_statements(pqxx::connection& conn) {
     // A game in progress whose side to move (the position code's second
     // field) is its bot's, and whose bot move nobody holds a live claim on.
+    const std::string bot_game = "state = " + kActive + " AND bot_side <> 0";
     const std::string owed =
-        " WHERE state = " + kActive +
-        " AND bot_side <> 0 AND split_part(position, ' ', 2) = CASE bot_side WHEN " +
-        sql_int(side::kFox) +
+        " AND split_part(position, ' ', 2) = CASE bot_side WHEN " + sql_int(side::kFox) +
         " THEN 'f' ELSE 'g' END"
         " AND (bot_claimed_until IS NULL OR bot_claimed_until <= " FG_TS("$1") ")";
-    // Claims the longest-waiting owed bot move that no other replica is
-    // claiming at this moment (SKIP LOCKED): a lease until $2 for server $3.
-    // The locked row is re-checked against `owed` as it stands, so two
-    // replicas never both hold a live claim.
+    // The owed bot moves the workers choose from (service/core/bot_moves.h):
+    // each client's $3 most urgent ones (earliest deadline, then longest
+    // waiting), every client's first before any client's second and so on,
+    // $2 at most, each with the searches its client has running on any
+    // replica (live claims) at $1.
+    conn.prepare("owed_bot_moves",
+                 "WITH bots AS (SELECT game_id, ply, position, bot_side, bot_client_key,"
+                 " deadline_at, updated_at, bot_claimed_until FROM games WHERE " +
+                     bot_game +
+                     "),"
+                     " running AS (SELECT bot_client_key, count(*) AS n FROM bots"
+                     " WHERE bot_claimed_until > " FG_TS("$1") " GROUP BY bot_client_key),"
+                     " ranked AS (SELECT *, row_number() OVER (PARTITION BY bot_client_key"
+                     " ORDER BY deadline_at NULLS LAST, updated_at) AS turn FROM bots WHERE true" +
+                     owed +
+                     ")"
+                     " SELECT h.game_id::text, h.ply, coalesce(h.bot_client_key, ''),"
+                     " coalesce(" FG_US("h.deadline_at") ", 0), " FG_US("h.updated_at") ","
+                     " coalesce(r.n, 0) FROM ranked h LEFT JOIN running r"
+                     " ON r.bot_client_key IS NOT DISTINCT FROM h.bot_client_key"
+                     " WHERE h.turn <= $3"
+                     " ORDER BY h.turn, h.deadline_at NULLS LAST, h.updated_at LIMIT $2");
+    // Claims game $4's owed bot move unless another replica is claiming it
+    // at this moment (SKIP LOCKED): a lease until $2 for server $3. The
+    // locked row is re-checked against `owed` as it stands, so two replicas
+    // never both hold a live claim.
     conn.prepare("claim_bot_move",
-                 "WITH next AS (SELECT game_id, bot_claimed_by FROM games" + owed +
-                     " ORDER BY updated_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
+                 "WITH next AS (SELECT game_id, bot_claimed_by FROM games WHERE game_id = $4::uuid"
+                 " AND " + bot_game + owed +
+                     " FOR UPDATE SKIP LOCKED)"
                      " UPDATE games g SET bot_claimed_until = " FG_TS("$2") ", bot_claimed_by = $3"
                      " FROM next WHERE g.game_id = next.game_id"
                      " RETURNING g.game_id::text, g.ply, coalesce(next.bot_claimed_by, '')");
+    // A client's bot games in progress (CreateGame's bound), counted under
+    // a lock on the client's key held to the end of the transaction, so
+    // that two concurrent creates cannot both pass the bound.
+    conn.prepare("lock_bot_client",
+                 "SELECT pg_advisory_xact_lock(hashtextextended('foxgeese.bot_client:' || $1, 0))");
+    conn.prepare("bot_games_of_client",
+                 "SELECT count(*) FROM games WHERE bot_client_key = $1 AND " + bot_game);
     // Extends a claim while its holder thinks; no row when it was lost (the
     // game moved on or another replica took the lapsed claim over).
     conn.prepare("renew_bot_claim",

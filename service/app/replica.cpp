@@ -131,6 +131,12 @@ void Replica::register_gauges() {
                         [this] {
                             return Samples{{{}, static_cast<double>(logic_->analyses_running())}};
                         }});
+    metrics_.add_gauge({"foxgeese_analyses_waiting",
+                        "AnalyzePosition and AnalyzeGame calls waiting in line for a place.",
+                        {},
+                        [this] {
+                            return Samples{{{}, static_cast<double>(logic_->analyses_waiting())}};
+                        }});
     metrics_.add_gauge({"foxgeese_games",
                         "Games waiting for an opponent and in progress (recounted every 30 s).",
                         {"state"},

@@ -93,6 +93,8 @@ int run(const ServerConfig& config) {
     options.game.analysis.concurrency = config.analysis_concurrency;
     options.game.move_cache_games = static_cast<std::size_t>(config.move_cache_games);
     options.game.analysis.per_address = config.analyses_per_address;
+    options.game.analysis.max_wait = std::chrono::milliseconds(config.analysis_wait_ms);
+    options.game.bot_games_per_address = config.bot_games_per_address;
     Replica server(options);
     spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
                  server.grpc_port(), config.listen_address, server.http_port());

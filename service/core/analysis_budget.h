@@ -39,10 +39,17 @@ constexpr std::chrono::milliseconds kAnalysisDeadlineMargin{50};
 // that hold the places end within seconds, at unknown times.
 constexpr std::chrono::milliseconds kAnalysisBusyRetry{1'000};
 
-// Analyses running at once, per replica and per client address.
+// Analyses running at once, per replica and per client address, and how a
+// call waits for a place when they are taken (analysis_slots.h).
 struct AnalysisOptions {
     int concurrency = 2;
     int per_address = 1;  // 0: no limit per address
+    // How long a call waits in line for a place (0: refused at once): a
+    // second longer than the longest AnalyzePosition, so that a place held
+    // by one comes free within it.
+    std::chrono::milliseconds max_wait{6'000};
+    // Calls that may wait per place: each holds a worker thread.
+    int waiting_per_place = 2;
 };
 
 }  // namespace foxgeese::service

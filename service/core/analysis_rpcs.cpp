@@ -1,7 +1,8 @@
 // AnalyzePosition and AnalyzeGame: the engine's search on request, bounded in
 // depth, time and nodes, a few at once per replica and one per client
-// address, never inside a database call. A game's analysis is stored, so it
-// is computed once per game and ply.
+// address, served fairly when they are all taken (analysis_slots.h), never
+// inside a database call. A game's analysis is stored, so it is computed
+// once per game and ply.
 #include <algorithm>
 
 #include "engine/analysis.h"
@@ -48,14 +49,28 @@ std::optional<SteadyClock::time_point> search_deadline(const CallContext& call) 
 }  // namespace
 
 ServiceResult<GameService::AnalysisLease> GameService::lease_analysis(const CallContext& call) {
-    auto address = analysis_per_address_.try_acquire(call.client_address);
-    if (!address) return analysis_busy("an analysis from your address is running already");
-    auto replica = analysis_slots_.try_acquire(kAllAnalyses);
-    if (!replica) {
-        return analysis_busy("this server runs as many analyses as it allows at once (" +
-                             std::to_string(analysis_slots_.limit()) + ")");
+    AnalysisSlots::Grant grant =
+        analysis_slots_.acquire(call.client_address, search_deadline(call), call.cancelled);
+    if (grant.lease) return std::move(grant.lease);
+    const std::string waited =
+        options_.analysis.max_wait.count() > 0
+            ? " and none came free for it within " +
+                  std::to_string(whole_seconds_up(options_.analysis.max_wait)) + " s"
+            : "";
+    switch (grant.refusal) {
+        case AnalysisSlots::Refusal::kAddressBusy:
+            return analysis_busy("an analysis from your address is running already" + waited);
+        case AnalysisSlots::Refusal::kServerBusy:
+            return analysis_busy("this server runs as many analyses as it allows at once (" +
+                                 std::to_string(analysis_slots_.places()) + ")" + waited);
+        case AnalysisSlots::Refusal::kDisplaced:
+            return analysis_busy(
+                "this server's analyses are all taken and the calls waiting for one have used "
+                "less analysis time lately than yours");
+        case AnalysisSlots::Refusal::kCancelled:
+            break;
     }
-    return AnalysisLease{std::move(replica), std::move(address)};
+    return analysis_cancelled();
 }
 
 ServiceResult<v1::AnalyzePositionResponse> GameService::analyze_position(
@@ -100,8 +115,10 @@ ServiceResult<v1::AnalyzePositionResponse> GameService::analyze_position(
             limits.time = std::chrono::milliseconds(time_ms);
             limits.deadline = search_deadline(call);
             limits.stop = stop.flag();
-            const std::vector<AnalysedLine> lines =
-                analyze(pos, limits, std::max(1, request.lines()));
+            RepetitionHistory history;
+            history.record(pos);
+            const std::vector<AnalysedLine> lines = analyze(lease.value()->searcher(), pos, history,
+                                                            limits, std::max(1, request.lines()));
             if (metrics_) metrics_->analyses.add({"AnalyzePosition"});
             if (stop.raised()) return analysis_cancelled();
             for (const AnalysedLine& line : lines)
@@ -141,8 +158,9 @@ ServiceResult<v1::AnalyzeGameResponse> GameService::analyze_game(
             limits.deadline = caller ? std::min(cap, *caller) : cap;
             limits.stop = stop.flag();
             // No database connection is held while the search runs.
-            const GameAnalysisEnd end = analyse_moves(variant_of(game), game.start_position, moves,
-                                                      limits, *response.mutable_plies());
+            const GameAnalysisEnd end =
+                analyse_moves(lease.value()->searcher(), variant_of(game), game.start_position,
+                              moves, limits, *response.mutable_plies());
             if (metrics_) metrics_->analyses.add({"AnalyzeGame"});
             if (end == GameAnalysisEnd::kStopped) return analysis_cancelled();
             if (end == GameAnalysisEnd::kOutOfTime) {

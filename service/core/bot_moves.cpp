@@ -20,6 +20,13 @@ using std::chrono::milliseconds;
 // covers the database round trips and a clock that keeps running.
 constexpr std::int64_t kShareOfTimeLeft = 20;
 
+// Owed moves read to choose from (a few per client, each client's most
+// urgent first), and how many of them a thread tries to claim (another
+// replica or thread may take one first) before it looks again.
+constexpr int kOwedMovesRead = 64;
+constexpr int kOwedMovesPerClient = 4;
+constexpr std::size_t kClaimTries = 4;
+
 // The repetition history the search needs, from the counts MakeMove reads:
 // keys are "<placement> <side>", so they parse as codes with zero counters.
 RepetitionHistory history_of(const Variant& variant,
@@ -62,7 +69,8 @@ BotWorker::BotWorker(GameService& service, storage::PostgresGameStore& store, Cl
       clock_(clock),
       server_id_(std::move(server_id)),
       options_(options),
-      metrics_(metrics) {}
+      metrics_(metrics),
+      fairness_(clock) {}
 
 BotWorker::~BotWorker() {
     stop();
@@ -71,7 +79,10 @@ BotWorker::~BotWorker() {
 void BotWorker::start() {
     for (int i = 0; i < options_.threads; ++i)
         threads_.emplace_back([this] { run_thread(); });
-    if (options_.threads > 0) renewer_ = std::thread([this] { renew_loop(); });
+    if (options_.threads > 0) {
+        renewer_ = std::thread([this] { renew_loop(); });
+        lookout_ = std::thread([this] { lookout_loop(); });
+    }
 }
 
 void BotWorker::stop() {
@@ -79,13 +90,14 @@ void BotWorker::stop() {
         std::lock_guard lock(mutex_);
         stopping_ = true;
         for (InFlight* flight : in_flight_)
-            flight->lost = true;
+            flight->lose();
     }
     wake_.notify_all();
     for (std::thread& t : threads_)
         if (t.joinable()) t.join();
     threads_.clear();
     if (renewer_.joinable()) renewer_.join();
+    if (lookout_.joinable()) lookout_.join();
 }
 
 void BotWorker::wake() {
@@ -145,7 +157,7 @@ void BotWorker::renew_loop() {
             for (const storage::BotClaim& claim : lost) {
                 if (flight->claim.game_id == claim.game_id && flight->claim.ply == claim.ply) {
                     spdlog::info("bot: lost the claim on game {} ply {}", claim.game_id, claim.ply);
-                    flight->lost = true;
+                    flight->lose();
                 }
             }
         }
@@ -153,11 +165,29 @@ void BotWorker::renew_loop() {
     }
 }
 
+std::vector<storage::OwedBotMove> BotWorker::owed_in_order() {
+    std::vector<storage::OwedBotMove> owed =
+        store_.owed_bot_moves(clock_.now_us(), kOwedMovesRead, kOwedMovesPerClient);
+    std::vector<storage::OwedBotMove> ordered;
+    ordered.reserve(owed.size());
+    for (const std::size_t i : fairness_.order(owed))
+        ordered.push_back(std::move(owed[i]));
+    return ordered;
+}
+
 bool BotWorker::play_one(Searcher& searcher, std::unique_ptr<ForwardSolver>& solver) {
-    const std::int64_t now = clock_.now_us();
+    const std::vector<storage::OwedBotMove> owed = owed_in_order();
     const std::int64_t lease_us =
         std::chrono::duration_cast<std::chrono::microseconds>(options_.lease).count();
-    std::optional<storage::BotClaim> claim = store_.claim_bot_move(server_id_, now, now + lease_us);
+    // Another replica may claim a move between the read and the claim: the
+    // next one in order then.
+    std::optional<storage::BotClaim> claim;
+    const storage::OwedBotMove* chosen = nullptr;
+    for (std::size_t i = 0; i < owed.size() && i < kClaimTries && !claim; ++i) {
+        const std::int64_t now = clock_.now_us();
+        claim = store_.claim_bot_move(owed[i].game_id, server_id_, now, now + lease_us);
+        chosen = &owed[i];
+    }
     if (!claim) return false;
     if (!claim->previous_holder.empty()) {
         ++takeovers_;
@@ -167,10 +197,11 @@ bool BotWorker::play_one(Searcher& searcher, std::unique_ptr<ForwardSolver>& sol
     }
     InFlight flight;
     flight.claim = std::move(*claim);
+    flight.running = {chosen->client_key, chosen->deadline_us, clock_.now_us()};
     {
         std::lock_guard lock(mutex_);
         in_flight_.push_back(&flight);
-        if (stopping_) flight.lost = true;
+        if (stopping_) flight.lose();
     }
     const int running = ++running_;
     for (int most = most_running_.load(); running > most;)
@@ -180,6 +211,7 @@ bool BotWorker::play_one(Searcher& searcher, std::unique_ptr<ForwardSolver>& sol
     } catch (const std::exception& e) {
         spdlog::warn("bot: game {}: {}", flight.claim.game_id, e.what());
     }
+    fairness_.served(flight.running.client_key, flight.running.started_us);
     --running_;
     bool stopping = false;
     {
@@ -219,7 +251,7 @@ void BotWorker::think_and_move(Searcher& searcher, std::unique_ptr<ForwardSolver
     // the move it plays wins.
     searcher.clear();
     const std::optional<Move> move = play_bot_move(searcher, pos, history, level,
-                                                   bot_seed(g.game_id), &flight.lost, solver.get());
+                                                   bot_seed(g.game_id), &flight.stop, solver.get());
     if (!move || flight.lost) return;
 
     const std::string notation = format_move(pos.board(), *move);
@@ -240,7 +272,46 @@ void BotWorker::think_and_move(Searcher& searcher, std::unique_ptr<ForwardSolver
 
 void BotWorker::test_delay(const InFlight& flight, std::chrono::milliseconds delay) {
     std::unique_lock lock(mutex_);
-    wake_.wait_for(lock, delay, [&] { return stopping_ || flight.lost.load(); });
+    wake_.wait_for(lock, delay, [&] { return stopping_ || flight.stop.load(); });
+}
+
+void BotWorker::lookout_loop() {
+    std::unique_lock lock(mutex_);
+    std::uint64_t seen = wakes_;
+    while (!stopping_) {
+        wake_.wait_for(lock, options_.poll, [&] { return stopping_ || wakes_ != seen; });
+        seen = wakes_;
+        // A free thread takes a waiting move itself.
+        if (stopping_ || running_.load() < options_.threads || in_flight_.empty()) continue;
+        lock.unlock();
+        std::vector<storage::OwedBotMove> owed;
+        try {
+            owed = owed_in_order();
+        } catch (const std::exception& e) {
+            spdlog::warn("bot: looking for waiting moves: {}", e.what());
+        }
+        lock.lock();
+        if (owed.empty()) continue;
+        // The waiting move a free thread would take, and the search that
+        // has had the largest share among those that should give way to it.
+        const storage::OwedBotMove& next = owed.front();
+        InFlight* cut = nullptr;
+        double most = -1;
+        for (InFlight* flight : in_flight_) {
+            if (flight->yielding || !fairness_.should_yield(flight->running, next)) continue;
+            const double share = fairness_.served_us(flight->running.client_key);
+            if (share > most) {
+                cut = flight;
+                most = share;
+            }
+        }
+        if (!cut) continue;
+        cut->yielding = true;
+        cut->stop = true;
+        ++yields_;
+        spdlog::debug("bot: game {} ply {} gives way to game {}", cut->claim.game_id,
+                      cut->claim.ply, next.game_id);
+    }
 }
 
 }  // namespace foxgeese::service

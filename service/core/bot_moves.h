@@ -18,7 +18,10 @@
 // The number of searches at once is the number of threads; moves owed
 // beyond that stay unclaimed in the database until a thread is free, on this
 // replica or another. Threads wake when a move here makes a bot move owed,
-// and poll now and then for moves owed through other replicas.
+// and poll now and then for moves owed through other replicas. A free thread
+// takes the owed move that BotFairness puts first (urgent moves, then the
+// client served least), and while every thread is busy a lookout cuts short
+// a search that should give way to a waiting move (bot_fairness.h).
 #pragma once
 
 #include <atomic>
@@ -35,6 +38,7 @@
 
 #include "engine/forward_solver.h"
 #include "engine/search.h"
+#include "service/core/bot_fairness.h"
 #include "service/core/clock.h"
 #include "service/core/game_service.h"
 #include "service/runtime/metrics.h"
@@ -92,18 +96,32 @@ class BotWorker {
     std::int64_t moves_made() const { return moves_made_.load(); }
     // Claims taken over from a replica whose lease had lapsed.
     std::int64_t takeovers() const { return takeovers_.load(); }
+    // Searches cut short to give way to a waiting move.
+    std::int64_t yields() const { return yields_.load(); }
     const std::string& server_id() const { return server_id_; }
 
   private:
-    // A claim being worked on; `lost` is set when its lease is gone (or
-    // the worker stops), which ends the search.
+    // A claim being worked on. `stop` ends its search: with `lost` when its
+    // lease is gone (or the worker stops: no move then), or when it gives
+    // way to a waiting move (its bot plays the best move found so far).
     struct InFlight {
         storage::BotClaim claim;
+        BotFairness::Running running;
         std::atomic<bool> lost{false};
+        std::atomic<bool> stop{false};
+        bool yielding = false;  // guarded by mutex_
+        void lose() {
+            lost = true;
+            stop = true;
+        }
     };
 
     void run_thread();
     void renew_loop();
+    // While every thread searches: cuts short a search that should give way.
+    void lookout_loop();
+    // The owed moves to choose from, in BotFairness's order.
+    std::vector<storage::OwedBotMove> owed_in_order();
     // Claims one owed move and plays it; false when none is owed.
     bool play_one(Searcher& searcher, std::unique_ptr<ForwardSolver>& solver);
     void think_and_move(Searcher& searcher, std::unique_ptr<ForwardSolver>& solver,
@@ -125,11 +143,14 @@ class BotWorker {
     std::list<InFlight*> in_flight_;  // guarded by mutex_
     std::vector<std::thread> threads_;
     std::thread renewer_;
+    std::thread lookout_;
+    BotFairness fairness_;
 
     std::atomic<int> running_{0};
     std::atomic<int> most_running_{0};
     std::atomic<std::int64_t> moves_made_{0};
     std::atomic<std::int64_t> takeovers_{0};
+    std::atomic<std::int64_t> yields_{0};
 };
 
 }  // namespace foxgeese::service

@@ -51,13 +51,13 @@ v1::MoveMark mark_of(Score before, Score after) {
     return v1::MOVE_MARK_UNSPECIFIED;
 }
 
-GameAnalysisEnd analyse_moves(const Variant& variant, const std::string& start_code,
+GameAnalysisEnd analyse_moves(Searcher& searcher, const Variant& variant,
+                              const std::string& start_code,
                               const std::vector<storage::MoveRow>& moves,
                               const GameAnalysisLimits& limits,
                               google::protobuf::RepeatedPtrField<v1::PlyAnalysis>& plies) {
     // The position after the last move is searched only for that move's sake.
     if (moves.empty()) return GameAnalysisEnd::kComplete;
-    Searcher searcher;
     RepetitionHistory history;
     AnalysisLimits search_limits;
     search_limits.nodes = limits.nodes_per_ply;

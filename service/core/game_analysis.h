@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/score.h"
+#include "engine/search.h"
 #include "engine/variant.h"
 #include "foxgeese/v1/analysis.pb.h"
 #include "storage/game_records.h"
@@ -34,10 +35,12 @@ std::uint64_t nodes_per_ply(int positions);
 enum class GameAnalysisEnd { kComplete, kOutOfTime, kStopped };
 
 // Analyses `moves` (oldest first) of a game of `variant` that started at
-// `start_code`, one PlyAnalysis per move into `plies`. Anything but
-// kComplete leaves `plies` partial: a search cut short by time would make
-// the result depend on the machine.
-GameAnalysisEnd analyse_moves(const Variant& variant, const std::string& start_code,
+// `start_code`, one PlyAnalysis per move into `plies`, with `searcher`
+// (fresh or cleared, so that the analysis depends on the moves alone).
+// Anything but kComplete leaves `plies` partial: a search cut short by time
+// would make the result depend on the machine.
+GameAnalysisEnd analyse_moves(Searcher& searcher, const Variant& variant,
+                              const std::string& start_code,
                               const std::vector<storage::MoveRow>& moves,
                               const GameAnalysisLimits& limits,
                               google::protobuf::RepeatedPtrField<v1::PlyAnalysis>& plies);

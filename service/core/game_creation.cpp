@@ -237,6 +237,23 @@ int bot_side_for(v1::Seat creator) {
     return creator == v1::SEAT_FOX ? storage::side::kGeese : storage::side::kFox;
 }
 
+// The client a bot game is counted to (bot_moves.h, the bound below): a
+// digest of its address, so that the address itself is not stored.
+std::string bot_client_key(const std::string& client_address) {
+    return sha256_hex("foxgeese bot client " + client_address).substr(0, 32);
+}
+
+ServiceError too_many_bot_games(const GameServiceOptions& options) {
+    ServiceError error = make_error(
+        StatusCode::kResourceExhausted, "RATE_LIMITED",
+        "your address has " + std::to_string(options.bot_games_per_address) +
+            " games against the bot in progress, the most it may have at once: finish or "
+            "resign one first (a game whose first move is never made ends after " +
+            std::to_string(options.first_move_timeout.count()) + " s)");
+    error.retry_after = options.first_move_timeout;
+    return error;
+}
+
 }  // namespace
 
 std::int64_t GameService::retry_until(std::int64_t now_us) const {
@@ -338,7 +355,16 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                                               options_.open_game_ttl)
                                               .count();
                 }
-                if (!store_.insert_game(g, wanted.start_key, budget)) continue;
+                if (g.bot_side != 0) {
+                    g.bot_client_key = bot_client_key(call.client_address);
+                    using Insert = storage::PostgresGameStore::BotGameInsert;
+                    const Insert inserted = store_.insert_bot_game(
+                        g, wanted.start_key, options_.bot_games_per_address, budget);
+                    if (inserted == Insert::kOverLimit) return too_many_bot_games(options_);
+                    if (inserted == Insert::kDuplicate) continue;
+                } else if (!store_.insert_game(g, wanted.start_key, budget)) {
+                    continue;
+                }
                 spdlog::info(
                     "game {} created: {} seat {}{}", g.game_id, g.variant, v1::Seat_Name(seat),
                     g.bot_side != 0 ? " against the bot, level " + std::to_string(g.bot_level)

@@ -15,6 +15,7 @@
 
 #include "foxgeese/v1/game_service.pb.h"
 #include "service/core/analysis_budget.h"
+#include "service/core/analysis_slots.h"
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
 #include "service/core/rate_limits.h"
@@ -51,6 +52,8 @@ struct GameServiceOptions {
     RateLimitOptions limits;
     // AnalyzePosition and AnalyzeGame running at once.
     AnalysisOptions analysis;
+    // Bot games in progress at once per client address (0: no limit).
+    int bot_games_per_address = 20;
     // Games whose last move this replica made that it keeps a copy of, so
     // that their next move skips the read (storage/move_context_cache.h);
     // 0 reads every time.
@@ -89,8 +92,7 @@ class GameService {
           move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys),
           seat_action_limit_(clock, options.limits.seat_actions_per_token, options.limits.max_keys),
           seat_seen_limit_(clock, Rate{1, std::chrono::seconds(5), 1}, options.limits.max_keys),
-          analysis_slots_(options.analysis.concurrency, 1),
-          analysis_per_address_(options.analysis.per_address, options.limits.max_keys),
+          analysis_slots_(clock, options.analysis, options.limits.max_keys),
           move_cache_(options.move_cache_games) {}
 
     ServiceResult<v1::ListVariantsResponse> list_variants(const v1::ListVariantsRequest& request,
@@ -151,7 +153,9 @@ class GameService {
     Clock& clock() const { return clock_; }
     const GameServiceOptions& options() const { return options_; }
     // Analyses running on this replica now.
-    int analyses_running() const { return analysis_slots_.held(kAllAnalyses); }
+    int analyses_running() const { return analysis_slots_.running(); }
+    // Analyses waiting in line for a place.
+    int analyses_waiting() const { return analysis_slots_.waiting(); }
     // The copies of games this replica keeps for their next move.
     storage::MoveContextCache& move_cache() { return move_cache_; }
 
@@ -186,16 +190,10 @@ class GameService {
     void notify_bot_turn() const {
         if (bot_turn_listener_) bot_turn_listener_();
     }
-    // The places an analysis holds while it runs: one of its client
-    // address's and one of the replica's (analysis_rpcs.cpp). The replica's
-    // is declared first so that it is given back last: once
-    // analyses_running() has dropped, the address's place is free too.
-    struct AnalysisLease {
-        std::unique_ptr<ConcurrencyLimiter::Lease> replica;
-        std::unique_ptr<ConcurrencyLimiter::Lease> address;
-    };
+    // The place an analysis holds while it runs, with its searcher, after
+    // a short wait in line when all are taken (analysis_rpcs.cpp).
+    using AnalysisLease = std::unique_ptr<AnalysisSlots::Lease>;
     ServiceResult<AnalysisLease> lease_analysis(const CallContext& call);
-    static constexpr const char* kAllAnalyses = "";
 
     storage::PostgresGameStore& store_;
     storage::PresenceStore& presence_;
@@ -209,8 +207,7 @@ class GameService {
     RateLimiter seat_action_limit_;
     RateLimiter seat_seen_limit_;  // GetSeat's presence writes, per token
     std::function<void()> bot_turn_listener_;
-    ConcurrencyLimiter analysis_slots_;  // one key, kAllAnalyses
-    ConcurrencyLimiter analysis_per_address_;
+    AnalysisSlots analysis_slots_;
     storage::MoveContextCache move_cache_;
 };
 

@@ -278,6 +278,11 @@ const std::vector<Option>& options() {
              c.analyses_per_address =
                  static_cast<int>(parse_integer(source, v, 0, 64, "a number of analyses"));
          }},
+        {"--analysis-wait-ms", "FOXGEESE_ANALYSIS_WAIT_MS", "MS",
+         "how long an analysis waits in line for a place when all are taken; a freed place goes to the waiting client that used the least analysis time lately (0: refused at once with ANALYSIS_BUSY; ..60000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.analysis_wait_ms = static_cast<int>(parse_integer(source, v, 0, 60'000, "a number of milliseconds"));
+         }},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "N",
          "games this server keeps a copy of after moving in them, so that their next move skips a "
          "database read (0: read every time; ..1000000)",
@@ -296,6 +301,11 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v, const std::string& source) {
              c.bot_threads =
                  static_cast<int>(parse_integer(source, v, 0, 64, "a number of threads"));
+         }},
+        {"--bot-games-per-address", "FOXGEESE_BOT_GAMES_PER_ADDRESS", "N",
+         "bot games in progress at once per client address; CreateGame with a bot beyond is RATE_LIMITED (0: no limit; ..10000)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.bot_games_per_address = static_cast<int>(parse_integer(source, v, 0, 10'000, "a number of games"));
          }},
         {"--bot-lease-seconds", "FOXGEESE_BOT_LEASE_SECONDS", "N",
          "how long a server's claim on a bot move holds unless renewed: another server takes the "
@@ -353,10 +363,12 @@ std::string default_text(const Option& option) {
     if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
     if (flag == "--analysis-concurrency") return std::to_string(defaults.analysis_concurrency);
     if (flag == "--analyses-per-address") return std::to_string(defaults.analyses_per_address);
+    if (flag == "--analysis-wait-ms") return std::to_string(defaults.analysis_wait_ms);
     if (flag == "--move-cache-games") return std::to_string(defaults.move_cache_games);
     if (flag == "--web-client") return defaults.web_client ? "true" : "false";
     if (flag == "--bot-threads")
         return "half the cores, at least 1 (here " + std::to_string(defaults.bot_threads) + ")";
+    if (flag == "--bot-games-per-address") return std::to_string(defaults.bot_games_per_address);
     if (flag == "--bot-lease-seconds") return std::to_string(defaults.bot_lease_seconds);
     if (flag == "--bot-test-delay-ms") return std::to_string(defaults.bot_test_delay_ms);
     return {};
@@ -631,6 +643,7 @@ std::string describe_config(const ServerConfig& config) {
             " trusted_proxy_hops=" + std::to_string(config.trusted_proxy_hops) +
             " analysis_concurrency=" + std::to_string(config.analysis_concurrency) +
             " analyses_per_address=" + std::to_string(config.analyses_per_address) +
+            " analysis_wait_ms=" + std::to_string(config.analysis_wait_ms) +
             " move_cache_games=" + std::to_string(config.move_cache_games);
     text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");
     std::string origins;
@@ -639,6 +652,7 @@ std::string describe_config(const ServerConfig& config) {
     text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
     text += std::string(" web_client=") + (config.web_client ? "true" : "false");
     text += " bot_threads=" + std::to_string(config.bot_threads) +
+            " bot_games_per_address=" + std::to_string(config.bot_games_per_address) +
             " bot_lease_seconds=" + std::to_string(config.bot_lease_seconds);
     if (config.bot_test_delay_ms > 0)
         text += " bot_test_delay_ms=" + std::to_string(config.bot_test_delay_ms);

@@ -63,6 +63,9 @@ struct ServerConfig {
     // client address (0: no limit per address).
     int analysis_concurrency = 2;
     int analyses_per_address = 1;
+    // How long an analysis waits in line for a place when all are taken (0:
+    // refused at once).
+    int analysis_wait_ms = 6'000;
     // Games this replica keeps a copy of for their next move (0: none).
     int move_cache_games = 10000;
     // Serve the reference web client (web/) at /play/ on the HTTP port.
@@ -71,6 +74,8 @@ struct ServerConfig {
     // none here), how long a claim on a move holds unless renewed, and a
     // wait before each search that only tests use.
     int bot_threads = default_bot_threads();
+    // Bot games in progress at once per client address (0: no limit).
+    int bot_games_per_address = 20;
     int bot_lease_seconds = 3;
     int bot_test_delay_ms = 0;
     // --help / --version: print server_help_text() / server_version_text() and exit 0.

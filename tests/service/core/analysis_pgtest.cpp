@@ -6,9 +6,14 @@
 // running at once, per replica and per client address, as
 // RESOURCE_EXHAUSTED with a RetryInfo.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <iostream>
+#include <mutex>
 #include <pqxx/pqxx>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/score.h"
@@ -356,15 +361,17 @@ TEST_F(Analysis, AGameAnalysisCutShortByTheCallersDeadlineStoresNothing) {
     return ::testing::AssertionSuccess();
 }
 
+// With --analysis-wait-ms 0: a call that finds no place is refused at once.
 class OneAnalysisAtATime : public Analysis {
   protected:
     void configure(service::ReplicaOptions& options) override {
         options.game.analysis.concurrency = 1;
+        options.game.analysis.max_wait = std::chrono::milliseconds(0);
         options.game.limits.trusted_proxy_hops = 1;
     }
 };
 
-TEST_F(OneAnalysisAtATime, AnotherAnalysisWaitsForTheRunningOneWithARetryInfo) {
+TEST_F(OneAnalysisAtATime, AnotherAnalysisIsRefusedWhileTheRunningOneHoldsThePlace) {
     const SeatedGame game = thrown_away_game();
     HeldAnalysis held(server(), "198.51.100.1");
     // Another address: the replica's limit, not the address's.
@@ -388,6 +395,7 @@ class OneAnalysisPerAddress : public Analysis {
     void configure(service::ReplicaOptions& options) override {
         options.game.analysis.concurrency = 2;
         options.game.analysis.per_address = 1;
+        options.game.analysis.max_wait = std::chrono::milliseconds(0);
         options.game.limits.trusted_proxy_hops = 1;
     }
 };
@@ -400,6 +408,125 @@ TEST_F(OneAnalysisPerAddress, AnAddressRunsOneAnalysisAtATime) {
     EXPECT_TRUE(IsOk(client().analyze_position(quick, "203.0.113.6")));
     held.release();
     EXPECT_TRUE(IsOk(client().analyze_position(quick, "203.0.113.5")));
+}
+
+// A client that sends 5 s analyses from one address back to back, and
+// again at once when refused, until stopped.
+class HammeringClient {
+  public:
+    HammeringClient(int port, std::string address)
+        : address_(std::move(address)), thread_([this, port] { run(port); }) {}
+    ~HammeringClient() { stop(); }
+    void stop() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+            if (call_) call_->TryCancel();
+        }
+        if (thread_.joinable()) thread_.join();
+    }
+    int answered() const { return answered_.load(); }
+    int refused() const { return refused_.load(); }
+
+  private:
+    void run(int port) {
+        auto stub = v1::FoxGeeseService::NewStub(new_channel(port));
+        v1::AnalyzePositionRequest request;
+        request.set_variant("standard");  // its start: far from any proved result
+        request.set_time_ms(5'000);
+        while (true) {
+            grpc::ClientContext context;
+            context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+            context.AddMetadata("x-forwarded-for", address_);
+            {
+                std::lock_guard lock(mutex_);
+                if (stopping_) return;
+                call_ = &context;
+            }
+            v1::AnalyzePositionResponse response;
+            const grpc::Status status = stub->AnalyzePosition(&context, request, &response);
+            {
+                std::lock_guard lock(mutex_);
+                call_ = nullptr;
+            }
+            if (status.ok()) {
+                ++answered_;
+            } else {
+                ++refused_;
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+        }
+    }
+
+    const std::string address_;
+    std::mutex mutex_;
+    bool stopping_ = false;
+    grpc::ClientContext* call_ = nullptr;
+    std::atomic<int> answered_{0};
+    std::atomic<int> refused_{0};
+    std::thread thread_;
+};
+
+// The defaults: two places, one per address, and a short wait in line.
+class FairAnalysis : public Analysis {
+  protected:
+    void configure(service::ReplicaOptions& options) override {
+        options.game.limits.trusted_proxy_hops = 1;
+    }
+};
+
+TEST_F(FairAnalysis, TwoClientsHammeringLongAnalysesDoNotKeepAThirdOut) {
+    ASSERT_EQ(server().logic().options().analysis.concurrency, 2);
+    HammeringClient first(server().grpc_port(), "198.51.100.21");
+    HammeringClient second(server().grpc_port(), "198.51.100.22");
+    ASSERT_TRUE(wait_for_analyses(server(), 2)) << "the hammering clients hold no place";
+    // A third client asks now and then: each of its analyses waits at most
+    // for one of the running ones (5 s) and is answered.
+    const v1::AnalyzePositionRequest quick = position_request("standard", kFoxWinsInOne, 3);
+    std::string waits;
+    for (int i = 0; i < 3; ++i) {
+        const auto asked = std::chrono::steady_clock::now();
+        const Reply<v1::AnalyzePositionResponse> reply =
+            client().analyze_position(quick, "203.0.113.23");
+        const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - asked);
+        EXPECT_TRUE(IsOk(reply)) << "analysis " << i;
+        EXPECT_LT(waited, std::chrono::seconds(8)) << "analysis " << i;
+        waits += (i ? ", " : "") + std::to_string(waited.count()) + " ms";
+    }
+    first.stop();
+    second.stop();
+    // The hammering went on all along, and was answered too.
+    EXPECT_GT(first.answered() + second.answered(), 0);
+    std::cout << "third client answered after " << waits
+              << "; the two others: " << first.answered() + second.answered() << " answered, "
+              << first.refused() + second.refused() << " refused\n";
+}
+
+// One place, and the default wait in line.
+class WaitingAnalysis : public Analysis {
+  protected:
+    void configure(service::ReplicaOptions& options) override {
+        options.game.analysis.concurrency = 1;
+        options.game.limits.trusted_proxy_hops = 1;
+    }
+};
+
+TEST_F(WaitingAnalysis, ACallWaitsInLineForTheRunningAnalysisAndGetsThePlaceItFrees) {
+    HeldAnalysis held(server(), "198.51.100.31");
+    std::thread caller([&] {
+        EXPECT_TRUE(IsOk(client().analyze_position(position_request("standard", kFoxWinsInOne, 2),
+                                                   "203.0.113.33")));
+    });
+    // The place is taken: the call waits in line until it comes free.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (server().logic().analyses_waiting() != 1 && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    EXPECT_EQ(server().logic().analyses_waiting(), 1);
+    EXPECT_NE(server().metrics().render().find("foxgeese_analyses_waiting 1"), std::string::npos);
+    held.release();  // the waiting call's short analysis runs and ends too
+    caller.join();
+    EXPECT_EQ(server().logic().analyses_waiting(), 0);
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 // databases, so that a test's counts of bot moves are its own.
 #include <google/protobuf/util/time_util.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <pqxx/pqxx>
@@ -30,6 +33,7 @@ class BotGames : public ScratchServiceTest {
         options.bot.threads = bot_threads_;
         options.bot.poll = 50ms;
         options.bot.think_delay = think_delay_;
+        options.game.bot_games_per_address = bot_games_per_address_;
     }
 
     // The game once `done` holds, polled (a bot move takes milliseconds);
@@ -87,6 +91,7 @@ class BotGames : public ScratchServiceTest {
 
     int bot_threads_ = 1;
     std::chrono::milliseconds think_delay_{0};
+    int bot_games_per_address_ = 0;
 };
 
 TEST_F(BotGames, EachVariantPlaysToItsEndAgainstTheBot) {
@@ -422,6 +427,166 @@ TEST_F(BotGames, TheTopLevelPlaysTheWinItsSolverProves) {
     ASSERT_TRUE(IsOk(moves));
     ASSERT_EQ(moves->moves_size(), 1);
     EXPECT_EQ(moves->moves(0).notation(), "e5-e6");
+}
+
+// A client who answers every bot move at once in games of its own, until
+// stopped: a thread and a watch stream per game.
+class AnsweringClient {
+  public:
+    AnsweringClient(int port, const std::vector<v1::CreateGameResponse>& games) {
+        for (const v1::CreateGameResponse& game : games)
+            threads_.emplace_back([this, port, game] { answer(port, game); });
+    }
+    ~AnsweringClient() { stop(); }
+    void stop() {
+        stopping_ = true;
+        for (std::thread& t : threads_)
+            if (t.joinable()) t.join();
+    }
+
+  private:
+    void answer(int port, const v1::CreateGameResponse& created) {
+        ServiceClient client(port);
+        const std::string& id = created.game().game_id();
+        const v1::Side person = created.seat() == v1::SEAT_FOX ? v1::SIDE_FOX : v1::SIDE_GEESE;
+        WatchStream watch(port, id, 0);
+        const auto snapshot = watch.next();
+        if (!snapshot || !snapshot->has_snapshot()) return;
+        v1::Game game = snapshot->snapshot().game();
+        while (!stopping_ && game.state() != v1::GAME_STATE_FINISHED) {
+            if (game.side_to_move() == person) {
+                v1::MakeMoveRequest move;
+                move.set_game_id(id);
+                move.set_move(persons_move(game));
+                move.set_expected_ply(game.ply());
+                client.move(move, created.seat_token());
+            }
+            // The game after the next move, the person's or the bot's.
+            const auto event = watch.wait_for_event(
+                [](const v1::WatchGameResponse& e) {
+                    return e.has_move_made() || e.has_game_ended();
+                },
+                500ms);
+            if (!event) continue;
+            if (event->has_game_ended()) return;
+            if (event->move_made().game().ply() > game.ply()) game = event->move_made().game();
+        }
+    }
+
+    std::atomic<bool> stopping_{false};
+    std::vector<std::thread> threads_;
+};
+
+// Bot games of several clients, told apart by address (X-Forwarded-For).
+class BotFairnessTest : public BotGames {
+  protected:
+    void configure(service::ReplicaOptions& options) override {
+        BotGames::configure(options);
+        options.game.limits.trusted_proxy_hops = 1;
+    }
+    v1::CreateGameResponse create_from(const std::string& address,
+                                       const v1::CreateGameRequest& request) {
+        const Reply<v1::CreateGameResponse> created = client().create_forwarded(request, address);
+        EXPECT_TRUE(IsOk(created));
+        return created.response;
+    }
+    static v1::CreateGameRequest quick_game(v1::SeatChoice seat, int level) {
+        v1::CreateGameRequest request = bot_game_request("standard", seat, level);
+        request.mutable_time_control()->mutable_real_time()->mutable_initial()->set_seconds(15);
+        return request;
+    }
+    // The bot's thinking times in a game, from the commit of the person's
+    // move (or the start) to its own, in milliseconds.
+    std::vector<std::int64_t> bot_think_ms(const std::string& id, v1::Side bot) {
+        std::vector<std::int64_t> times;
+        const Reply<v1::ListMovesResponse> moves = client().list_moves(id);
+        EXPECT_TRUE(IsOk(moves));
+        for (const v1::Move& move : moves->moves()) {
+            if (move.side() == bot) {
+                times.push_back(
+                    google::protobuf::util::TimeUtil::DurationToMilliseconds(move.think_time()));
+            }
+        }
+        return times;
+    }
+};
+
+TEST_F(BotFairnessTest, AFloodOfBotGamesFromOneAddressDoesNotDelayAnotherClientsBot) {
+    // One bot thread, as in production. One address plays ten level-8 bot
+    // games (a second's search each) and answers every bot move at once:
+    // nine of its moves are owed at any time.
+    std::vector<v1::CreateGameResponse> flood_games;
+    for (int i = 0; i < 10; ++i)
+        flood_games.push_back(
+            create_from("198.51.100.7", bot_game_request("standard", v1::SEAT_CHOICE_FOX, 8)));
+    AnsweringClient flood(server().grpc_port(), flood_games);
+    ASSERT_GE(settled_count([&] { return server().bots().moves_made(); }, 2), 2)
+        << "the flood's bots never moved";
+
+    // Another client's level-1 bot on 15 s + 0, answered at once too: each
+    // of its moves comes within a second, and the game ends on the board.
+    const v1::CreateGameResponse victim =
+        create_from("203.0.113.20", quick_game(v1::SEAT_CHOICE_FOX, 1));
+    const std::string id = victim.game().game_id();
+    AnsweringClient person(server().grpc_port(), {victim});
+    const v1::Game end = wait_until(
+        id, [](const v1::Game& g) { return g.state() == v1::GAME_STATE_FINISHED; }, 90s);
+    person.stop();
+    ASSERT_EQ(end.state(), v1::GAME_STATE_FINISHED) << end.DebugString();
+    EXPECT_NE(end.end_reason(), v1::END_REASON_TIMEOUT) << end.DebugString();
+    EXPECT_NE(end.end_reason(), v1::END_REASON_ABORTED) << end.DebugString();
+    const std::vector<std::int64_t> thinking = bot_think_ms(id, v1::SIDE_GEESE);
+    ASSERT_GE(thinking.size(), 3u);
+    for (std::size_t i = 0; i < thinking.size(); ++i)
+        EXPECT_LT(thinking[i], 1000) << "the bot's move " << i + 1 << " of " << thinking.size();
+
+    // A third client's bot that moves first does so within 2 s of the start.
+    const v1::CreateGameResponse first =
+        create_from("192.0.2.33", quick_game(v1::SEAT_CHOICE_GEESE, 4));
+    wait_for_ply(first.game().game_id(), 1);
+    const std::vector<std::int64_t> opening = bot_think_ms(first.game().game_id(), v1::SIDE_FOX);
+    ASSERT_EQ(opening.size(), 1u);
+    EXPECT_LT(opening[0], 2000);
+
+    // The flood was there all along: its searches gave way to the others.
+    EXPECT_GT(server().bots().yields(), 0);
+    flood.stop();
+    const std::int64_t longest = *std::max_element(thinking.begin(), thinking.end());
+    std::cout << "level-1 bot under the flood: " << thinking.size() << " moves, longest " << longest
+              << " ms (game ended: " << v1::EndReason_Name(end.end_reason())
+              << "); first move of a bot that moves first: " << opening[0] << " ms; searches cut "
+              << server().bots().yields() << "\n";
+    RecordProperty("longest_bot_think_ms", std::to_string(longest));
+}
+
+TEST_F(BotFairnessTest, AnAddressHasABoundedNumberOfBotGamesInProgress) {
+    bot_games_per_address_ = 3;
+    bot_threads_ = 0;  // the games stay as created
+    restart_server();
+    std::vector<v1::CreateGameResponse> games;
+    for (int i = 0; i < 3; ++i)
+        games.push_back(
+            create_from("198.51.100.8", bot_game_request("standard", v1::SEAT_CHOICE_FOX, 2)));
+    const long stored = count_rows("games");
+    const Reply<v1::CreateGameResponse> refused = client().create_forwarded(
+        bot_game_request("two_foxes", v1::SEAT_CHOICE_GEESE, 5), "198.51.100.8");
+    EXPECT_TRUE(IsError(refused, grpc::StatusCode::RESOURCE_EXHAUSTED, "RATE_LIMITED"));
+    EXPECT_NE(refused.status.error_message().find("3 games against the bot in progress"),
+              std::string::npos)
+        << refused.status.error_message();
+    EXPECT_TRUE(retry_delay_ms(refused.status).has_value());
+    EXPECT_EQ(count_rows("games"), stored);
+    // Games between people and other addresses' bot games are not counted.
+    EXPECT_TRUE(IsOk(client().create_forwarded(create_request("standard"), "198.51.100.8")));
+    EXPECT_TRUE(IsOk(client().create_forwarded(bot_game_request("standard", v1::SEAT_CHOICE_FOX, 2),
+                                               "198.51.100.9")));
+    // A game that ends makes room.
+    ASSERT_TRUE(IsOk(client().resign(games[0].game().game_id(), games[0].seat_token())));
+    EXPECT_TRUE(IsOk(client().create_forwarded(bot_game_request("standard", v1::SEAT_CHOICE_FOX, 2),
+                                               "198.51.100.8")));
+    // The address is stored only as a digest.
+    EXPECT_EQ(scalar("SELECT count(*) FROM games WHERE bot_client_key LIKE '%198.51%'"), 0);
+    EXPECT_EQ(scalar("SELECT count(DISTINCT bot_client_key) FROM games WHERE bot_side <> 0"), 2);
 }
 
 TEST(BotThinkTime, IsTheLevelsBudgetBoundedByATwentiethOfTheTimeLeft) {

@@ -83,8 +83,10 @@ TEST(GameAnalysis, MarksAWinGivenUpAndALossEscaped) {
 TEST(GameAnalysis, APassedUpWinningCaptureIsMarkedAndTheReplyIsNot) {
     const auto moves = moves_from(kCaptureWins, {"e5-e6", "a4-a5"});
     Plies plies;
-    ASSERT_EQ(analyse_moves(standard(), kCaptureWins, moves, budget(kMaxNodesPerPly), plies),
-              GameAnalysisEnd::kComplete);
+    Searcher searcher;
+    ASSERT_EQ(
+        analyse_moves(searcher, standard(), kCaptureWins, moves, budget(kMaxNodesPerPly), plies),
+        GameAnalysisEnd::kComplete);
     ASSERT_EQ(plies.size(), 2);
 
     const v1::PlyAnalysis& passed = plies[0];
@@ -112,7 +114,8 @@ TEST(GameAnalysis, APassedUpWinningCaptureIsMarkedAndTheReplyIsNot) {
 TEST(GameAnalysis, AWinningMoveScoresAWinInOneByTheRules) {
     const auto moves = moves_from(kCaptureWins, {kTheCapture});
     Plies plies;
-    ASSERT_EQ(analyse_moves(standard(), kCaptureWins, moves, budget(20'000), plies),
+    Searcher searcher;
+    ASSERT_EQ(analyse_moves(searcher, standard(), kCaptureWins, moves, budget(20'000), plies),
               GameAnalysisEnd::kComplete);
     ASSERT_EQ(plies.size(), 1);
     EXPECT_EQ(plies[0].score_before().win_in_plies(), 1);
@@ -124,12 +127,15 @@ TEST(GameAnalysis, TheSameMovesAndBudgetGiveTheSameAnalysis) {
     const auto moves = moves_from("3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0",
                                   {"d4-d5", "c3-c4", "d5-e5", "e3-e4", "e5-f5", "a3-a4"});
     Plies first, second;
-    ASSERT_EQ(
-        analyse_moves(standard(), "3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0", moves, budget(30'000), first),
-        GameAnalysisEnd::kComplete);
-    ASSERT_EQ(
-        analyse_moves(standard(), "3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0", moves, budget(30'000), second),
-        GameAnalysisEnd::kComplete);
+    // One searcher, cleared in between, as an analysis place reuses its own.
+    Searcher searcher;
+    ASSERT_EQ(analyse_moves(searcher, standard(), "3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0", moves,
+                            budget(30'000), first),
+              GameAnalysisEnd::kComplete);
+    searcher.clear();
+    ASSERT_EQ(analyse_moves(searcher, standard(), "3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0", moves,
+                            budget(30'000), second),
+              GameAnalysisEnd::kComplete);
     ASSERT_EQ(first.size(), 6);
     for (int i = 0; i < first.size(); ++i)
         EXPECT_EQ(first[i].SerializeAsString(), second[i].SerializeAsString()) << i;
@@ -138,14 +144,15 @@ TEST(GameAnalysis, TheSameMovesAndBudgetGiveTheSameAnalysis) {
 TEST(GameAnalysis, EndsEarlyWhenStoppedOrOutOfTime) {
     const auto moves = moves_from(kCaptureWins, {"e5-e6", "a4-a5"});
     Plies plies;
+    Searcher searcher;
     const std::atomic<bool> stop{true};
     GameAnalysisLimits stopped = budget(kMaxNodesPerPly);
     stopped.stop = &stop;
-    EXPECT_EQ(analyse_moves(standard(), kCaptureWins, moves, stopped, plies),
+    EXPECT_EQ(analyse_moves(searcher, standard(), kCaptureWins, moves, stopped, plies),
               GameAnalysisEnd::kStopped);
     GameAnalysisLimits late = budget(kMaxNodesPerPly);
     late.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    EXPECT_EQ(analyse_moves(standard(), kCaptureWins, moves, late, plies),
+    EXPECT_EQ(analyse_moves(searcher, standard(), kCaptureWins, moves, late, plies),
               GameAnalysisEnd::kOutOfTime);
 }
 

@@ -1,6 +1,6 @@
 // Replica options for tests: no rate limits (a test creates hundreds of
-// games from 127.0.0.1), streams that end with GameEnded (no rematch
-// linger), no sweeper (a test whose clock runs ahead must not end the
+// games from 127.0.0.1, bot games among them), streams that end with
+// GameEnded (no rematch linger), no sweeper (a test whose clock runs ahead must not end the
 // games of tests sharing its database), no access log (thousands of
 // lines in every test's output) and no bot worker (nor claim their bots'
 // moves). Tests of those features turn them back on.
@@ -27,6 +27,7 @@ inline service::ReplicaOptions test_replica_options(const std::string& database_
     options.database_url = database_url;
     options.clock = clock;
     options.game.limits = service::RateLimitOptions::unlimited();
+    options.game.bot_games_per_address = 0;
     options.watch = test_watch_options();
     options.sweep_interval = std::chrono::milliseconds(0);
     options.access_log = std::make_shared<service::AccessLog>(false);

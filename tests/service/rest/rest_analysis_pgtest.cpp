@@ -11,8 +11,10 @@ namespace {
 
 class RestAnalysis : public RestTest {
   protected:
+    // One place, and a call that finds it taken is refused at once.
     void configure(service::ReplicaOptions& options) override {
         options.game.analysis.concurrency = 1;
+        options.game.analysis.max_wait = std::chrono::milliseconds(0);
     }
 };
 

@@ -132,6 +132,10 @@ std::vector<FlagCase> flag_cases() {
          [](const ServerConfig& c) { return std::to_string(c.analyses_per_address); }},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "0", "1000000",
          [](const ServerConfig& c) { return std::to_string(c.move_cache_games); }},
+        {"--analysis-wait-ms", "FOXGEESE_ANALYSIS_WAIT_MS", "0", "60000",
+         [](const ServerConfig& c) { return std::to_string(c.analysis_wait_ms); }},
+        {"--bot-games-per-address", "FOXGEESE_BOT_GAMES_PER_ADDRESS", "0", "10000",
+         [](const ServerConfig& c) { return std::to_string(c.bot_games_per_address); }},
         {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "1", "64",
          [](const ServerConfig& c) { return std::to_string(c.watch_walk_threads); }},
     };
@@ -239,6 +243,8 @@ TEST(ConfigTest, BadValuesNameTheFlagAndTheValue) {
         {"--analysis-concurrency", "FOXGEESE_ANALYSIS_CONCURRENCY", "0", "(1..64)"},
         {"--analyses-per-address", "FOXGEESE_ANALYSES_PER_ADDRESS", "65", "(0..64)"},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "-1", "(0..1000000)"},
+        {"--analysis-wait-ms", "FOXGEESE_ANALYSIS_WAIT_MS", "60001", "(0..60000)"},
+        {"--bot-games-per-address", "FOXGEESE_BOT_GAMES_PER_ADDRESS", "-1", "(0..10000)"},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "1000001", "(0..1000000)"},
         {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "65", "(0..64)"},
     };
