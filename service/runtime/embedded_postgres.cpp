@@ -92,25 +92,41 @@ int wait_for(pid_t pid) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// Runs a program (absolute path) with stdout and stderr captured. No shell and
-// no sudo: the user switch happens between fork and exec.
-ProcessResult run_process(const std::vector<std::string>& args, const RunAs& as) {
+// execv's argument vector: pointers into `args`, which must outlive it.
+std::vector<char*> argv_of(const std::vector<std::string>& args) {
     std::vector<char*> argv;
     for (const std::string& arg : args)
         argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
+    return argv;
+}
 
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
+// A close-on-exec pipe and a fork; `pid` is 0 in the child.
+struct ForkWithPipe {
+    pid_t pid;
+    int fds[2];  // read end, write end
+};
+
+ForkWithPipe fork_with_pipe() {
+    ForkWithPipe forked{};
+    if (pipe2(forked.fds, O_CLOEXEC) != 0) {
         throw std::system_error(errno, std::generic_category(), "pipe");
     }
-    const pid_t pid = fork();
-    if (pid < 0) {
+    forked.pid = fork();
+    if (forked.pid < 0) {
         const int error = errno;
-        close(fds[0]);
-        close(fds[1]);
+        close(forked.fds[0]);
+        close(forked.fds[1]);
         throw std::system_error(error, std::generic_category(), "fork");
     }
+    return forked;
+}
+
+// Runs a program (absolute path) with stdout and stderr captured. No shell and
+// no sudo: the user switch happens between fork and exec.
+ProcessResult run_process(const std::vector<std::string>& args, const RunAs& as) {
+    std::vector<char*> argv = argv_of(args);
+    const auto [pid, fds] = fork_with_pipe();
     if (pid == 0) {
         const int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, STDIN_FILENO);
@@ -442,6 +458,58 @@ void stop_running(const fs::path& bin_dir, const fs::path& data_dir) {
     }
 }
 
+// A process that stops the cluster once this one has ended, however it
+// ended (SIGKILL included): it waits for the end of a pipe whose other end
+// only this process holds, which the kernel closes when the process goes,
+// then runs `pg_ctl stop -m fast`. It runs in a session of its own, so a
+// Ctrl-C to the terminal's process group leaves it to the server, which
+// stops the cluster itself and then dismisses the watchdog.
+struct Watchdog {
+    pid_t pid = -1;
+    int pipe = -1;  // the end this process holds
+};
+
+Watchdog start_watchdog(const fs::path& bin_dir, const fs::path& data_dir, const RunAs& as) {
+    const std::vector<std::string> args = {(bin_dir / "pg_ctl").string(),
+                                           "stop",
+                                           "-D",
+                                           data_dir.string(),
+                                           "-m",
+                                           "fast",
+                                           "-w",
+                                           "-t",
+                                           std::to_string(kStopTimeoutSeconds)};
+    std::vector<char*> argv = argv_of(args);
+    const auto [pid, fds] = fork_with_pipe();
+    if (pid == 0) {
+        // The pipe's read end becomes stdin; every other descriptor goes.
+        dup2(fds[0], STDIN_FILENO);
+        const int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) {
+            dup2(devnull, STDOUT_FILENO);
+            dup2(devnull, STDERR_FILENO);
+        }
+        reset_child_state();
+        setsid();
+        if (!drop_privileges(as) || chdir("/") != 0) _exit(126);
+        char byte;
+        while (read(STDIN_FILENO, &byte, 1) < 0 && errno == EINTR) {
+        }
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    close(fds[0]);
+    return Watchdog{pid, fds[1]};
+}
+
+// The cluster was stopped here: the watchdog has nothing left to do.
+void dismiss_watchdog(pid_t pid, int pipe) {
+    if (pid <= 0) return;
+    kill(pid, SIGKILL);
+    wait_for(pid);
+    close(pipe);
+}
+
 void remove_socket_dir(const fs::path& dir) {
     std::error_code ec;
     fs::remove_all(dir, ec);
@@ -630,6 +698,11 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
     }
 
     std::unique_ptr<EmbeddedPostgres> cluster(new EmbeddedPostgres(setup));
+    if (!options.keep_running_on_destroy) {
+        const Watchdog watchdog = start_watchdog(bin_dir, clean_data_dir, as);
+        cluster->watchdog_pid_ = watchdog.pid;
+        cluster->watchdog_pipe_ = watchdog.pipe;
+    }
     try {
         create_database(cluster->url_for("postgres"), options.database);
     } catch (const std::exception& e) {
@@ -648,6 +721,7 @@ EmbeddedPostgres::~EmbeddedPostgres() {
         stop();
     } catch (const std::exception& e) {
         spdlog::error("{}", e.what());
+        // Not stopped here: the watchdog stops it when this process ends.
     }
 }
 
@@ -665,6 +739,8 @@ void EmbeddedPostgres::stop() {
     spdlog::info("stopping PostgreSQL on {}", data_dir_);
     stop_running(bin_dir_, data_dir_);
     running_ = false;
+    dismiss_watchdog(watchdog_pid_, watchdog_pipe_);
+    watchdog_pid_ = -1;
     if (owns_socket_dir_) remove_socket_dir(socket_dir_);
 }
 
