@@ -13,6 +13,7 @@
 #include "service/runtime/config.h"
 #include "service/runtime/embedded_postgres.h"
 #include "service/app/replica.h"
+#include "service/runtime/listen_address.h"
 #include "service/runtime/logging.h"
 #include "storage/migrations.h"
 
@@ -68,6 +69,7 @@ int run(const ServerConfig& config) {
     options.game.opponent_gone = std::chrono::seconds(config.opponent_gone_seconds);
     options.watch.rematch_linger = std::chrono::seconds(config.rematch_linger_seconds);
     options.watch.streams_per_address = config.watch_streams_per_address;
+    options.http.connections_per_address = config.http_connections_per_address;
     options.watch.walk_helpers = config.watch_walk_threads - 1;  // 0 gives -1: one per core
     RateLimitOptions& limits = options.game.limits;
     limits.create_per_address = Rate{config.create_per_minute, std::chrono::seconds(60),
@@ -86,8 +88,9 @@ int run(const ServerConfig& config) {
     options.game.move_cache_games = static_cast<std::size_t>(config.move_cache_games);
     options.game.analysis.per_address = config.analyses_per_address;
     Replica server(options);
-    spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
-                 server.grpc_port(), config.listen_address, server.http_port());
+    spdlog::info("serving gRPC on {} and HTTP/JSON on {}",
+                 host_port(config.listen_address, server.grpc_port()),
+                 host_port(config.listen_address, server.http_port()));
 
     const sigset_t signals = block_stop_signals();
     int signal = 0;

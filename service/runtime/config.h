@@ -51,6 +51,8 @@ struct ServerConfig {
     int moves_per_second = 5;
     int watch_streams_per_address = 32;
     int trusted_proxy_hops = 0;
+    // HTTP connections open at once per client address (HttpServerOptions).
+    int http_connections_per_address = 512;
     // Threads that deliver one event to a game's watchers together (0: as
     // many as the machine has cores).
     int watch_walk_threads = 0;
