@@ -89,6 +89,11 @@ Replica::Replica(const ReplicaOptions& options)
     builder.RegisterService(grpc_service_.get());
     builder.SetMaxReceiveMessageSize(kMaxRequestBytes);
     builder.AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE, kGrpcMetadataLimitBytes);
+    // gRPC sets SO_REUSEPORT by default: a second server on a port already
+    // held would start without an error and take part of its connections
+    // (in a parallel test run, clients of one test reached another's
+    // server). Without it, that start fails: "cannot listen for gRPC".
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, kGrpcKeepaliveMs);
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, kGrpcKeepaliveTimeoutMs);
     builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, kGrpcMaxConnectionIdleMs);
