@@ -8,6 +8,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -491,6 +492,8 @@ Watchdog start_watchdog(const fs::path& bin_dir, const fs::path& data_dir, const
         }
         reset_child_state();
         setsid();
+        // Named for ps, which would otherwise show a second server.
+        prctl(PR_SET_NAME, "pg-watchdog", 0, 0, 0);
         if (!drop_privileges(as) || chdir("/") != 0) _exit(126);
         char byte;
         while (read(STDIN_FILENO, &byte, 1) < 0 && errno == EINTR) {
