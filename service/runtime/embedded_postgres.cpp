@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -26,6 +27,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -419,16 +421,23 @@ void make_data_dir(const fs::path& data_dir) {
 struct PidFile {
     std::string socket_dir;
     int port = 0;
+    std::string status;  // "ready", "starting", "stopping", or empty
 };
 
-// postmaster.pid: line 4 is the port, line 5 the first socket directory.
+// postmaster.pid: line 4 is the port, line 5 the first socket directory,
+// line 8 the postmaster's status.
 std::optional<PidFile> read_pid_file(const fs::path& data_dir) {
     std::ifstream in(data_dir / "postmaster.pid");
     std::vector<std::string> lines;
-    for (std::string line; lines.size() < 5 && std::getline(in, line);)
+    for (std::string line; lines.size() < 8 && std::getline(in, line);)
         lines.push_back(line);
     if (lines.size() < 5) return std::nullopt;
-    return PidFile{lines[4], std::atoi(lines[3].c_str())};
+    PidFile pid_file{lines[4], std::atoi(lines[3].c_str()), ""};
+    if (lines.size() >= 8) {
+        pid_file.status = lines[7];
+        pid_file.status.erase(pid_file.status.find_last_not_of(' ') + 1);
+    }
+    return pid_file;
 }
 
 bool is_temp_socket_dir(const fs::path& dir) {
@@ -437,6 +446,25 @@ bool is_temp_socket_dir(const fs::path& dir) {
 
 bool is_running(const fs::path& bin_dir, const fs::path& data_dir, const RunAs& as) {
     return run_process({(bin_dir / "pg_ctl").string(), "status", "-D", data_dir.string()}, as).ok();
+}
+
+// Whether a cluster found running is on its way down: the watchdog of a
+// server that just ended is stopping it (a restart right after a SIGKILL),
+// or someone else is. Using it would fail moments later.
+bool is_stopping(const fs::path& data_dir) {
+    const std::optional<PidFile> pid_file = read_pid_file(data_dir);
+    return pid_file && pid_file->status == "stopping";
+}
+
+// Waits for a stopping cluster to be gone; false if it still runs after the
+// stop timeout.
+bool wait_until_stopped(const fs::path& bin_dir, const fs::path& data_dir, const RunAs& as) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(kStopTimeoutSeconds);
+    while (is_running(bin_dir, data_dir, as)) {
+        if (std::chrono::steady_clock::now() >= until) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return true;
 }
 
 // pg_ctl stop -m fast, then -m immediate if the fast shutdown did not finish.
@@ -664,7 +692,19 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
                 {},           options.database,
                 options.port, options.keep_running_on_destroy,
                 false};
-    if (version && is_running(bin_dir, clean_data_dir, as)) {
+    bool running = version && is_running(bin_dir, clean_data_dir, as);
+    if (running && is_stopping(clean_data_dir)) {
+        spdlog::info("PostgreSQL on {} is shutting down; waiting for it to stop",
+                     clean_data_dir.string());
+        if (!wait_until_stopped(bin_dir, clean_data_dir, as)) {
+            throw failure(
+                "the PostgreSQL server on " + clean_data_dir.string() +
+                " has been shutting down for over " + std::to_string(kStopTimeoutSeconds) +
+                " s; stop it with `pg_ctl stop -D " + clean_data_dir.string() + " -m immediate`");
+        }
+        running = false;
+    }
+    if (running) {
         // A server left running (kept on purpose, or its parent was killed): use it.
         const std::optional<PidFile> pid_file = read_pid_file(clean_data_dir);
         if (!pid_file || pid_file->socket_dir.empty()) {

@@ -15,7 +15,8 @@ namespace foxgeese::service {
 struct EmbeddedPostgresOptions {
     // Created with initdb when it holds no PG_VERSION; reused otherwise. A
     // cluster found running on it (left by a process that was killed, or
-    // kept) is used as it is.
+    // kept) is used as it is; one found shutting down is waited for, then
+    // started anew.
     std::string data_dir;
     // Empty: the data dir when the socket path fits, else a fresh directory under /tmp.
     std::string socket_dir;
