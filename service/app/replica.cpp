@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "service/app/web_pages.h"
+#include "service/runtime/listen_address.h"
 #include "storage/migrations.h"
 #include "storage/statements.h"
 
@@ -23,6 +24,18 @@ constexpr const char* kLivenessService = "liveness";
 // of the same HTTP/2 connection, so the service's own per-call check must be
 // the one that fires. The gateway in front refuses headers above 16 KiB.
 constexpr int kGrpcMetadataLimitBytes = 64 * 1024;
+
+// What gRPC 1.51 lets a server bound per connection (see the README's
+// Security section for what it does not): a ping every minute that must be
+// answered within 20 s, so a connection whose client went away or stopped
+// reading (it cannot answer) is closed, and what it held freed; a connection
+// with no call for 5 minutes is closed (clients reconnect when they next
+// call); and streams at once on one connection, each of which may hold a
+// reply waiting for the client to take it.
+constexpr int kGrpcKeepaliveMs = 60'000;
+constexpr int kGrpcKeepaliveTimeoutMs = 20'000;
+constexpr int kGrpcMaxConnectionIdleMs = 300'000;
+constexpr int kGrpcMaxStreamsPerConnection = 1024;
 
 // How long callers may wait for a connection before readiness says no.
 constexpr auto kStarvedPool = std::chrono::milliseconds(1'000);
@@ -71,15 +84,23 @@ Replica::Replica(const ReplicaOptions& options)
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
     grpc::ServerBuilder builder;
-    builder.AddListeningPort(options.listen_address + ":" + std::to_string(options.grpc_port),
-                             grpc::InsecureServerCredentials(), &grpc_port_);
+    const std::string grpc_address = host_port(options.listen_address, options.grpc_port);
+    builder.AddListeningPort(grpc_address, grpc::InsecureServerCredentials(), &grpc_port_);
     builder.RegisterService(grpc_service_.get());
     builder.SetMaxReceiveMessageSize(kMaxRequestBytes);
     builder.AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE, kGrpcMetadataLimitBytes);
+    // gRPC sets SO_REUSEPORT by default: a second server on a port already
+    // held would start without an error and take part of its connections
+    // (in a parallel test run, clients of one test reached another's
+    // server). Without it, that start fails: "cannot listen for gRPC".
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, kGrpcKeepaliveMs);
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, kGrpcKeepaliveTimeoutMs);
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, kGrpcMaxConnectionIdleMs);
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, kGrpcMaxStreamsPerConnection);
     server_ = builder.BuildAndStart();
     if (!server_ || grpc_port_ == 0) {
-        throw std::runtime_error("cannot listen for gRPC on " + options.listen_address + ":" +
-                                 std::to_string(options.grpc_port));
+        throw std::runtime_error("cannot listen for gRPC on " + grpc_address);
     }
     hub_->start();
     if (options.sweep_interval.count() > 0) sweeper_->start();
@@ -90,6 +111,9 @@ Replica::Replica(const ReplicaOptions& options)
     http.cors_allowed_origins = options.cors_origins;
     http.drain_timeout = options.drain_timeout;
     http.pages = web_pages(options.web_client);
+    // Behind trusted proxies every connection comes from a proxy's address;
+    // the proxies bound their own clients' connections.
+    if (options.game.limits.trusted_proxy_hops > 0) http.connections_per_address = 0;
     http_ = std::make_unique<HttpServer>(
         http, *logic_, *hub_, metrics_, *work_, *access_log_, [this] { return ready(); },
         [this] { return metrics_.render(); });

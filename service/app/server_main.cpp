@@ -13,6 +13,7 @@
 #include "service/app/replica.h"
 #include "service/runtime/config.h"
 #include "service/runtime/embedded_postgres.h"
+#include "service/runtime/listen_address.h"
 #include "service/runtime/logging.h"
 #include "storage/migrations.h"
 
@@ -74,6 +75,7 @@ int run(const ServerConfig& config) {
     options.watch.opens_per_address =
         Rate{20 * config.watch_opens_per_minute, std::chrono::seconds(60),
              std::max(1, 20 * config.watch_opens_per_minute / 4)};
+    options.http.connections_per_address = config.http_connections_per_address;
     options.watch.walk_helpers = config.watch_walk_threads - 1;  // 0 gives -1: one per core
     RateLimitOptions& limits = options.game.limits;
     limits.create_per_address = Rate{config.create_per_minute, std::chrono::seconds(60),
@@ -96,8 +98,9 @@ int run(const ServerConfig& config) {
     options.game.analysis.max_wait = std::chrono::milliseconds(config.analysis_wait_ms);
     options.game.bot_games_per_address = config.bot_games_per_address;
     Replica server(options);
-    spdlog::info("serving gRPC on {}:{} and HTTP/JSON on {}:{}", config.listen_address,
-                 server.grpc_port(), config.listen_address, server.http_port());
+    spdlog::info("serving gRPC on {} and HTTP/JSON on {}",
+                 host_port(config.listen_address, server.grpc_port()),
+                 host_port(config.listen_address, server.http_port()));
 
     const sigset_t signals = block_stop_signals();
     int signal = 0;
@@ -115,6 +118,10 @@ int run(const ServerConfig& config) {
 int main(int argc, char** argv) {
     // Blocked before any thread starts, so no thread takes the signal instead.
     block_stop_signals();
+    // A log read through a pipe whose reader went (`run.sh | tee log`, then
+    // Ctrl-C) must not kill the server mid-flight, without its shutdown:
+    // a write to it fails instead, and the line is lost.
+    signal(SIGPIPE, SIG_IGN);
     // gRPC locks with abseil's mutexes, which Debian builds with lock-order
     // tracking on: a graph update on every lock, CPU spent on a debugging aid
     // (bench/history/2026-12-05-machine-floor.md, "abseil's lock-order

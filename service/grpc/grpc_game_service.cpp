@@ -2,6 +2,7 @@
 
 #include <grpcpp/support/proto_buffer_reader.h>
 
+#include <cctype>
 #include <chrono>
 #include <string_view>
 #include <vector>
@@ -34,8 +35,29 @@ ServiceError malformed_request(const RpcMethod& method) {
                           " (malformed protobuf, or a string field that is not UTF-8)");
 }
 
-// "ipv4:10.0.0.7:51234" or "ipv6:[::1]:51234" as the address alone.
-std::string peer_address(const std::string& peer) {
+// gRPC writes peers as URIs: the brackets of an IPv6 address come
+// percent-encoded ("ipv6:%5B::1%5D:51234").
+std::string percent_decoded(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '%' && i + 2 < text.size() &&
+            std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+            out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+// "ipv4:10.0.0.7:51234" or "ipv6:%5B::1%5D:51234" as the address alone.
+std::string peer_address(const std::string& uri) {
+    const std::string peer = percent_decoded(uri);
     std::string_view rest = peer;
     const auto colon = rest.find(':');
     if (colon == std::string_view::npos) return peer;
@@ -47,6 +69,8 @@ std::string peer_address(const std::string& peer) {
     }
     return std::string(rest.substr(0, rest.rfind(':')));
 }
+
+namespace {
 
 ServiceError server_busy() {
     return make_error(StatusCode::kUnavailable, "SERVER_BUSY",

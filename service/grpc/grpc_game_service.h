@@ -25,6 +25,10 @@ namespace foxgeese::service {
 // the same connection; this limit fails only the call that broke it.
 constexpr std::size_t kMaxCallMetadataBytes = 8 * 1024;
 
+// The address of a gRPC peer string ("ipv4:10.0.0.7:51234",
+// "ipv6:%5B::1%5D:51234") without its scheme and port: "::1".
+std::string peer_address(const std::string& peer);
+
 // The status for an error, with its google.rpc.Status in the details.
 grpc::Status to_grpc_status(const ServiceError& error);
 

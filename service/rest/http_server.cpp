@@ -1,5 +1,6 @@
 #include "service/rest/http_server.h"
 
+#include <poll.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -21,6 +23,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include "google/api/httpbody.pb.h"
 #include "service/core/rate_limits.h"
@@ -29,6 +32,7 @@
 #include "service/rest/rest_routes.h"
 #include "service/rest/rest_watch_stream.h"
 #include "service/rest/static_content.h"
+#include "service/runtime/listen_address.h"
 
 namespace foxgeese::service {
 namespace {
@@ -110,6 +114,35 @@ bool is_parse_error(const beast::error_code& ec) {
     return ec.category() == http::make_error_code(http::error::bad_method).category();
 }
 
+// Whether the client of a request being worked on has gone, for the
+// service's CallContext::cancelled (a search then stops): its socket reads
+// as closed by the peer (POLLRDHUP: a FIN or a reset), which poll() tells
+// without taking a byte of a pipelined request. A client that half-closes
+// after its request counts as gone too; HTTP clients keep both halves open
+// while they wait. Asked from worker threads while the connection's strand
+// may close the socket, hence the lock: a closed descriptor may be reused.
+class PeerGone {
+  public:
+    explicit PeerGone(int fd) : fd_(fd) {}
+
+    bool operator()() {
+        std::lock_guard lock(mutex_);
+        if (fd_ < 0) return true;
+        pollfd watched{fd_, POLLRDHUP, 0};
+        return ::poll(&watched, 1, 0) > 0 &&
+               (watched.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+    }
+    // The connection is about to close its socket.
+    void closing() {
+        std::lock_guard lock(mutex_);
+        fd_ = -1;
+    }
+
+  private:
+    std::mutex mutex_;
+    int fd_;
+};
+
 }  // namespace
 
 class HttpConnection;
@@ -124,7 +157,8 @@ class HttpServerImpl {
     int port() const { return port_; }
     void shutdown();
 
-    void remove(HttpConnection* session);
+    // The connection has gone; `address` is the key it was counted under.
+    void remove(HttpConnection* session, const std::string& address);
     // The origin to echo in Access-Control-Allow-Origin, if it is allowed.
     std::optional<std::string> allowed_origin(const http::fields& request) const;
 
@@ -143,12 +177,17 @@ class HttpServerImpl {
   private:
     friend class HttpConnection;
     void accept();
+    // Counts a new connection from `address`; false when it has its
+    // connections_per_address already.
+    bool admit(const std::string& address);
     void stop_sessions(bool force);
     bool wait_for_sessions(SteadyClock::time_point deadline);
 
     std::mutex mutex_;
     std::condition_variable sessions_gone_;
     std::map<HttpConnection*, std::weak_ptr<HttpConnection>> sessions_;
+    // Connections open per client address (connections_per_address).
+    std::unordered_map<std::string, int> per_address_;
     std::mutex shutdown_mutex_;
     bool stopped_ = false;
 
@@ -167,13 +206,17 @@ class HttpServerImpl {
 // Everything runs on the connection's strand except the worker calls.
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   public:
-    HttpConnection(HttpServerImpl& server, tcp::socket socket)
-        : registration_{server, this}, server_(server), stream_(std::move(socket)) {
-        // Read once: after a reset, remote_endpoint() fails.
-        beast::error_code ec;
-        const tcp::endpoint peer = stream_.socket().remote_endpoint(ec);
-        if (!ec) peer_ = peer.address().to_string();
-    }
+    // `peer` is the socket's remote address (read once: after a reset,
+    // remote_endpoint() fails) and `address` the key the server counts the
+    // connection under.
+    HttpConnection(HttpServerImpl& server, tcp::socket socket, std::string peer,
+                   std::string address)
+        : registration_{server, this, std::move(address)},
+          server_(server),
+          peer_(std::move(peer)),
+          stream_(std::move(socket)),
+          peer_gone_(std::make_shared<PeerGone>(stream_.socket().native_handle())) {}
+    ~HttpConnection() { peer_gone_->closing(); }
 
     void start() {
         net::dispatch(stream_.get_executor(),
@@ -374,6 +417,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         if (const auto it = request.find(http::field::accept_language); it != request.end())
             call.accept_language = std::string(it->value().substr(0, 256));
         call.client_address = entry_.peer;
+        call.cancelled = [gone = peer_gone_] { return (*gone)(); };
 
         if (route.rpc->streaming()) {
             if (head_) {
@@ -578,9 +622,6 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         record(kRpc, StatusCode::kOk);
         state_ = State::kWatching;
         watch_ = started.sink;
-        boost::system::error_code ignored;  // a socket that refuses keeps its default
-        stream_.socket().set_option(
-            net::socket_base::send_buffer_size(options().watch_send_buffer_bytes), ignored);
         RestWatchStream::Header header(http::status::ok, version_);
         header.set(http::field::content_type, "application/x-ndjson");
         header.set(http::field::cache_control, "no-store");
@@ -650,19 +691,39 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
         entry_.bytes_out = res.body().size();
         server_.access_log_.write(entry_);
         entry_.reason = {};  // it pointed into the reply
-        stream_.expires_after(options().request_timeout);
-        http::async_write(stream_, res,
-                          [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                              const bool keep = self->response_->keep_alive();
-                              self->response_.reset();
-                              if (ec) return self->close();
-                              if (keep) return self->next_request();
-                              beast::error_code ignored;
-                              if (self->unread_input_ || self->buffer_.size() > 0 ||
-                                  self->stream_.socket().available(ignored) > 0)
-                                  return self->linger_close();
-                              self->close();
-                          });
+        serializer_.emplace(res);
+        write_deadline_ = SteadyClock::now() + options().request_timeout;
+        // Until the reply is out, a close (a stalled write's timeout above
+        // all) resets the connection and drops what the kernel still holds.
+        beast::error_code ignored;
+        stream_.socket().set_option(net::socket_base::linger(true, 0), ignored);
+        write_some();
+    }
+
+    // Writes the reply a piece at a time: each piece must be taken within
+    // the stall timeout, the whole reply within the request timeout.
+    void write_some() {
+        stream_.expires_at(
+            std::min(SteadyClock::now() + options().write_stall_timeout, write_deadline_));
+        http::async_write_some(stream_, *serializer_,
+                               [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                                   if (!ec && !self->serializer_->is_done())
+                                       return self->write_some();
+                                   self->on_written(ec);
+                               });
+    }
+
+    void on_written(beast::error_code ec) {
+        serializer_.reset();
+        const bool keep = response_->keep_alive();
+        response_.reset();
+        if (ec) return close();
+        beast::error_code ignored;
+        stream_.socket().set_option(net::socket_base::linger(false, 0), ignored);
+        if (keep) return next_request();
+        if (unread_input_ || buffer_.size() > 0 || stream_.socket().available(ignored) > 0)
+            return linger_close();
+        close();
     }
 
     // Closes after a response without throwing away what the client is still
@@ -688,6 +749,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     void close() {
         state_ = State::kClosed;
         if (watch_) watch_->stop_direct_sends();
+        peer_gone_->closing();
         beast::error_code ignored;
         stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
         stream_.socket().close(ignored);
@@ -702,15 +764,19 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     struct Registration {
         HttpServerImpl& server;
         HttpConnection* connection;
-        ~Registration() { server.remove(connection); }
+        std::string address;
+        ~Registration() { server.remove(connection, address); }
     };
     Registration registration_;
     HttpServerImpl& server_;
     std::string peer_;  // the connection's remote address, read once
     beast::tcp_stream stream_;
+    std::shared_ptr<PeerGone> peer_gone_;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     std::shared_ptr<Response> response_;
+    std::optional<http::response_serializer<http::string_body>> serializer_;
+    SteadyClock::time_point write_deadline_;
     std::shared_ptr<RestWatchStream> watch_;
     std::array<char, 4096> discard_{};
     State state_ = State::kIdle;
@@ -739,15 +805,18 @@ HttpServerImpl::HttpServerImpl(HttpServerOptions options, GameService& logic, Wa
       work_guard_(net::make_work_guard(ioc_)),
       acceptor_(net::make_strand(ioc_)),
       accept_retry_(acceptor_.get_executor()) {
-    const std::string where = options_.listen_address + ":" + std::to_string(options_.port);
+    const std::string where = host_port(options_.listen_address, options_.port);
     try {
         tcp::resolver resolver(ioc_);
         const auto results =
-            resolver.resolve(options_.listen_address, std::to_string(options_.port),
+            resolver.resolve(listen_host(options_.listen_address), std::to_string(options_.port),
                              tcp::resolver::passive | tcp::resolver::numeric_service);
         const tcp::endpoint endpoint = results.begin()->endpoint();
         acceptor_.open(endpoint.protocol());
         acceptor_.set_option(net::socket_base::reuse_address(true));
+        // "::" takes IPv4 clients too, whatever the system's default.
+        if (endpoint.address().is_v6() && endpoint.address().is_unspecified())
+            acceptor_.set_option(net::ip::v6_only(false));
         acceptor_.bind(endpoint);
         acceptor_.listen(net::socket_base::max_listen_connections);
         port_ = acceptor_.local_endpoint().port();
@@ -764,34 +833,60 @@ HttpServerImpl::~HttpServerImpl() {
 }
 
 void HttpServerImpl::accept() {
-    acceptor_.async_accept(
-        net::make_strand(ioc_), [this](beast::error_code ec, tcp::socket socket) {
-            if (ec == net::error::operation_aborted || stopping_) return;
-            if (ec) {
-                // Out of file descriptors and the like: back off instead of
-                // spinning.
-                spdlog::warn("http: accept failed: {}", ec.message());
-                accept_retry_.expires_after(std::chrono::milliseconds(100));
-                accept_retry_.async_wait([this](beast::error_code wait_ec) {
-                    if (!wait_ec && !stopping_) accept();
-                });
-                return;
-            }
-            beast::error_code ignored;
-            socket.set_option(tcp::no_delay(true), ignored);
-            auto session = std::make_shared<HttpConnection>(*this, std::move(socket));
-            {
-                std::lock_guard lock(mutex_);
-                sessions_[session.get()] = session;
-            }
-            session->start();
-            accept();
-        });
+    acceptor_.async_accept(net::make_strand(ioc_), [this](beast::error_code ec,
+                                                          tcp::socket socket) {
+        if (ec == net::error::operation_aborted || stopping_) return;
+        if (ec) {
+            // Out of file descriptors and the like: back off instead of
+            // spinning.
+            spdlog::warn("http: accept failed: {}", ec.message());
+            accept_retry_.expires_after(std::chrono::milliseconds(100));
+            accept_retry_.async_wait([this](beast::error_code wait_ec) {
+                if (!wait_ec && !stopping_) accept();
+            });
+            return;
+        }
+        beast::error_code ignored;
+        const tcp::endpoint peer = socket.remote_endpoint(ignored);
+        const std::string peer_text = ignored ? "" : peer.address().to_string();
+        // Rate limits' key: an IPv4 address, or an IPv6 address's /64.
+        std::string address = client_address(peer_text, {}, 0);
+        if (!admit(address)) {
+            // Reset at once: nothing of it stays queued in the kernel.
+            spdlog::debug("http: refused a connection from {}: {} open from that address", address,
+                          options_.connections_per_address);
+            socket.set_option(net::socket_base::linger(true, 0), ignored);
+            socket.close(ignored);
+            return accept();
+        }
+        socket.set_option(tcp::no_delay(true), ignored);
+        // A socket that refuses keeps its default.
+        socket.set_option(net::socket_base::send_buffer_size(options_.send_buffer_bytes), ignored);
+        auto session = std::make_shared<HttpConnection>(*this, std::move(socket), peer_text,
+                                                        std::move(address));
+        {
+            std::lock_guard lock(mutex_);
+            sessions_[session.get()] = session;
+        }
+        session->start();
+        accept();
+    });
 }
 
-void HttpServerImpl::remove(HttpConnection* session) {
+bool HttpServerImpl::admit(const std::string& address) {
+    std::lock_guard lock(mutex_);
+    int& open = per_address_[address];
+    if (options_.connections_per_address > 0 && open >= options_.connections_per_address)
+        return false;
+    ++open;
+    return true;
+}
+
+void HttpServerImpl::remove(HttpConnection* session, const std::string& address) {
     std::lock_guard lock(mutex_);
     sessions_.erase(session);
+    if (const auto it = per_address_.find(address); it != per_address_.end() && --it->second <= 0)
+        per_address_.erase(it);
     if (sessions_.empty()) sessions_gone_.notify_all();
 }
 

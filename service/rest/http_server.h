@@ -31,11 +31,21 @@ struct HttpServerOptions {
     // The longest a client may take to send one whole request (and to take
     // one response or watch event off the socket).
     std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
-    // The kernel's send buffer of a watch stream's connection: this size, not
-    // left to autotuning, which may grow it to megabytes per stream that a
+    // A reply of which the client takes nothing for this long (it stopped
+    // reading) drops the connection with a reset, which frees at once what
+    // the kernel still holds for it; a graceful close would leave the unsent
+    // bytes queued for minutes.
+    std::chrono::milliseconds write_stall_timeout{std::chrono::seconds(10)};
+    // The kernel's send buffer of every connection: this size, not left to
+    // autotuning, which may grow it to megabytes per connection that a
     // client that stopped reading pins (ten thousand of them: gigabytes). A
-    // watch stream needs a few KiB a move, so the default holds dozens.
-    int watch_send_buffer_bytes = 64 * 1024;
+    // watch stream needs a few KiB a move, so the default holds dozens; a
+    // large reply goes out in pieces of it.
+    int send_buffer_bytes = 64 * 1024;
+    // Connections open at once from one client address (an IPv6 /64): the
+    // one over it is closed at once. Sized for many players behind one NAT
+    // address, each with a watch stream and a call or two. 0: no cap.
+    int connections_per_address = 512;
     // Origins allowed to call from a browser; "*" allows any.
     std::vector<std::string> cors_allowed_origins;
     // How long shutdown() waits for requests in flight before closing them.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "service/runtime/embedded_postgres.h"
+#include "service/runtime/listen_address.h"
 #include "service/runtime/text_encoding.h"
 
 #ifndef FOXGEESE_VERSION
@@ -251,6 +252,11 @@ const std::vector<Option>& options() {
              c.watch_opens_per_minute =
                  static_cast<int>(parse_integer(source, v, 0, 100000, "a rate"));
          }},
+        {"--http-connections-per-address", "FOXGEESE_HTTP_CONNECTIONS_PER_ADDRESS", "N",
+         "HTTP connections open at once per client address, the one over it closed at once (0: no cap; ..1000000; not applied behind --trusted-proxy-hops)",
+         [](ServerConfig& c, const std::string& v, const std::string& source) {
+             c.http_connections_per_address = static_cast<int>(parse_integer(source, v, 0, 1000000, "a number of connections"));
+         }},
         {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "N",
          "threads that share the delivery of one event to a game's watchers, the watch hub's own "
          "included (0: one per core; ..64)",
@@ -360,6 +366,8 @@ std::string default_text(const Option& option) {
     if (flag == "--watch-walk-threads")
         return "one per core (here " +
                std::to_string(std::max(1u, std::thread::hardware_concurrency())) + ")";
+    if (flag == "--http-connections-per-address")
+        return std::to_string(defaults.http_connections_per_address);
     if (flag == "--trusted-proxy-hops") return std::to_string(defaults.trusted_proxy_hops);
     if (flag == "--analysis-concurrency") return std::to_string(defaults.analysis_concurrency);
     if (flag == "--analyses-per-address") return std::to_string(defaults.analyses_per_address);
@@ -603,16 +611,6 @@ std::string to_string(ServerCommand command) {
     return command == ServerCommand::kMigrate ? "migrate" : "serve";
 }
 
-namespace {
-
-// host:port, with IPv6 addresses in brackets.
-std::string endpoint(const std::string& address, int port) {
-    const bool bare_ipv6 = address.find(':') != std::string::npos && address.front() != '[';
-    return (bare_ipv6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
-}
-
-}  // namespace
-
 std::string describe_config(const ServerConfig& config) {
     std::string text = "command=" + to_string(config.command);
     if (config.database_url.empty()) {
@@ -620,8 +618,8 @@ std::string describe_config(const ServerConfig& config) {
     } else {
         text += " database_url=" + redact_database_url(config.database_url);
     }
-    text += " grpc=" + endpoint(config.listen_address, config.grpc_port);
-    text += " http=" + endpoint(config.listen_address, config.http_port);
+    text += " grpc=" + host_port(config.listen_address, config.grpc_port);
+    text += " http=" + host_port(config.listen_address, config.http_port);
     text += " db_pool_size=" + std::to_string(config.db_pool_size);
     text += " db_timeout_ms=" + std::to_string(config.db_timeout_ms);
     text += " log_level=" + config.log_level + " log_format=" + config.log_format;
@@ -639,6 +637,7 @@ std::string describe_config(const ServerConfig& config) {
             " watch_streams_per_token=" + std::to_string(config.watch_streams_per_token) +
             " watch_streams_per_address=" + std::to_string(config.watch_streams_per_address) +
             " watch_opens_per_minute=" + std::to_string(config.watch_opens_per_minute) +
+            " http_connections_per_address=" + std::to_string(config.http_connections_per_address) +
             " watch_walk_threads=" + std::to_string(config.watch_walk_threads) +
             " trusted_proxy_hops=" + std::to_string(config.trusted_proxy_hops) +
             " analysis_concurrency=" + std::to_string(config.analysis_concurrency) +

@@ -56,6 +56,8 @@ struct ServerConfig {
     int watch_streams_per_address = 256;
     int watch_opens_per_minute = 60;
     int trusted_proxy_hops = 0;
+    // HTTP connections open at once per client address (HttpServerOptions).
+    int http_connections_per_address = 512;
     // Threads that deliver one event to a game's watchers together (0: as
     // many as the machine has cores).
     int watch_walk_threads = 0;

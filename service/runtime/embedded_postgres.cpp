@@ -8,6 +8,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -25,6 +27,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -92,25 +95,41 @@ int wait_for(pid_t pid) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// Runs a program (absolute path) with stdout and stderr captured. No shell and
-// no sudo: the user switch happens between fork and exec.
-ProcessResult run_process(const std::vector<std::string>& args, const RunAs& as) {
+// execv's argument vector: pointers into `args`, which must outlive it.
+std::vector<char*> argv_of(const std::vector<std::string>& args) {
     std::vector<char*> argv;
     for (const std::string& arg : args)
         argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
+    return argv;
+}
 
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
+// A close-on-exec pipe and a fork; `pid` is 0 in the child.
+struct ForkWithPipe {
+    pid_t pid;
+    int fds[2];  // read end, write end
+};
+
+ForkWithPipe fork_with_pipe() {
+    ForkWithPipe forked{};
+    if (pipe2(forked.fds, O_CLOEXEC) != 0) {
         throw std::system_error(errno, std::generic_category(), "pipe");
     }
-    const pid_t pid = fork();
-    if (pid < 0) {
+    forked.pid = fork();
+    if (forked.pid < 0) {
         const int error = errno;
-        close(fds[0]);
-        close(fds[1]);
+        close(forked.fds[0]);
+        close(forked.fds[1]);
         throw std::system_error(error, std::generic_category(), "fork");
     }
+    return forked;
+}
+
+// Runs a program (absolute path) with stdout and stderr captured. No shell and
+// no sudo: the user switch happens between fork and exec.
+ProcessResult run_process(const std::vector<std::string>& args, const RunAs& as) {
+    std::vector<char*> argv = argv_of(args);
+    const auto [pid, fds] = fork_with_pipe();
     if (pid == 0) {
         const int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, STDIN_FILENO);
@@ -402,16 +421,23 @@ void make_data_dir(const fs::path& data_dir) {
 struct PidFile {
     std::string socket_dir;
     int port = 0;
+    std::string status;  // "ready", "starting", "stopping", or empty
 };
 
-// postmaster.pid: line 4 is the port, line 5 the first socket directory.
+// postmaster.pid: line 4 is the port, line 5 the first socket directory,
+// line 8 the postmaster's status.
 std::optional<PidFile> read_pid_file(const fs::path& data_dir) {
     std::ifstream in(data_dir / "postmaster.pid");
     std::vector<std::string> lines;
-    for (std::string line; lines.size() < 5 && std::getline(in, line);)
+    for (std::string line; lines.size() < 8 && std::getline(in, line);)
         lines.push_back(line);
     if (lines.size() < 5) return std::nullopt;
-    return PidFile{lines[4], std::atoi(lines[3].c_str())};
+    PidFile pid_file{lines[4], std::atoi(lines[3].c_str()), ""};
+    if (lines.size() >= 8) {
+        pid_file.status = lines[7];
+        pid_file.status.erase(pid_file.status.find_last_not_of(' ') + 1);
+    }
+    return pid_file;
 }
 
 bool is_temp_socket_dir(const fs::path& dir) {
@@ -420,6 +446,25 @@ bool is_temp_socket_dir(const fs::path& dir) {
 
 bool is_running(const fs::path& bin_dir, const fs::path& data_dir, const RunAs& as) {
     return run_process({(bin_dir / "pg_ctl").string(), "status", "-D", data_dir.string()}, as).ok();
+}
+
+// Whether a cluster found running is on its way down: the watchdog of a
+// server that just ended is stopping it (a restart right after a SIGKILL),
+// or someone else is. Using it would fail moments later.
+bool is_stopping(const fs::path& data_dir) {
+    const std::optional<PidFile> pid_file = read_pid_file(data_dir);
+    return pid_file && pid_file->status == "stopping";
+}
+
+// Waits for a stopping cluster to be gone; false if it still runs after the
+// stop timeout.
+bool wait_until_stopped(const fs::path& bin_dir, const fs::path& data_dir, const RunAs& as) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(kStopTimeoutSeconds);
+    while (is_running(bin_dir, data_dir, as)) {
+        if (std::chrono::steady_clock::now() >= until) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return true;
 }
 
 // pg_ctl stop -m fast, then -m immediate if the fast shutdown did not finish.
@@ -440,6 +485,60 @@ void stop_running(const fs::path& bin_dir, const fs::path& data_dir) {
                           last_lines(result.output, 10));
         }
     }
+}
+
+// A process that stops the cluster once this one has ended, however it
+// ended (SIGKILL included): it waits for the end of a pipe whose other end
+// only this process holds, which the kernel closes when the process goes,
+// then runs `pg_ctl stop -m fast`. It runs in a session of its own, so a
+// Ctrl-C to the terminal's process group leaves it to the server, which
+// stops the cluster itself and then dismisses the watchdog.
+struct Watchdog {
+    pid_t pid = -1;
+    int pipe = -1;  // the end this process holds
+};
+
+Watchdog start_watchdog(const fs::path& bin_dir, const fs::path& data_dir, const RunAs& as) {
+    const std::vector<std::string> args = {(bin_dir / "pg_ctl").string(),
+                                           "stop",
+                                           "-D",
+                                           data_dir.string(),
+                                           "-m",
+                                           "fast",
+                                           "-w",
+                                           "-t",
+                                           std::to_string(kStopTimeoutSeconds)};
+    std::vector<char*> argv = argv_of(args);
+    const auto [pid, fds] = fork_with_pipe();
+    if (pid == 0) {
+        // The pipe's read end becomes stdin; every other descriptor goes.
+        dup2(fds[0], STDIN_FILENO);
+        const int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) {
+            dup2(devnull, STDOUT_FILENO);
+            dup2(devnull, STDERR_FILENO);
+        }
+        reset_child_state();
+        setsid();
+        // Named for ps, which would otherwise show a second server.
+        prctl(PR_SET_NAME, "pg-watchdog", 0, 0, 0);
+        if (!drop_privileges(as) || chdir("/") != 0) _exit(126);
+        char byte;
+        while (read(STDIN_FILENO, &byte, 1) < 0 && errno == EINTR) {
+        }
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    close(fds[0]);
+    return Watchdog{pid, fds[1]};
+}
+
+// The cluster was stopped here: the watchdog has nothing left to do.
+void dismiss_watchdog(pid_t pid, int pipe) {
+    if (pid <= 0) return;
+    kill(pid, SIGKILL);
+    wait_for(pid);
+    close(pipe);
 }
 
 void remove_socket_dir(const fs::path& dir) {
@@ -593,7 +692,19 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
                 {},           options.database,
                 options.port, options.keep_running_on_destroy,
                 false};
-    if (version && is_running(bin_dir, clean_data_dir, as)) {
+    bool running = version && is_running(bin_dir, clean_data_dir, as);
+    if (running && is_stopping(clean_data_dir)) {
+        spdlog::info("PostgreSQL on {} is shutting down; waiting for it to stop",
+                     clean_data_dir.string());
+        if (!wait_until_stopped(bin_dir, clean_data_dir, as)) {
+            throw failure(
+                "the PostgreSQL server on " + clean_data_dir.string() +
+                " has been shutting down for over " + std::to_string(kStopTimeoutSeconds) +
+                " s; stop it with `pg_ctl stop -D " + clean_data_dir.string() + " -m immediate`");
+        }
+        running = false;
+    }
+    if (running) {
         // A server left running (kept on purpose, or its parent was killed): use it.
         const std::optional<PidFile> pid_file = read_pid_file(clean_data_dir);
         if (!pid_file || pid_file->socket_dir.empty()) {
@@ -630,6 +741,11 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
     }
 
     std::unique_ptr<EmbeddedPostgres> cluster(new EmbeddedPostgres(setup));
+    if (!options.keep_running_on_destroy) {
+        const Watchdog watchdog = start_watchdog(bin_dir, clean_data_dir, as);
+        cluster->watchdog_pid_ = watchdog.pid;
+        cluster->watchdog_pipe_ = watchdog.pipe;
+    }
     try {
         create_database(cluster->url_for("postgres"), options.database);
     } catch (const std::exception& e) {
@@ -648,6 +764,7 @@ EmbeddedPostgres::~EmbeddedPostgres() {
         stop();
     } catch (const std::exception& e) {
         spdlog::error("{}", e.what());
+        // Not stopped here: the watchdog stops it when this process ends.
     }
 }
 
@@ -665,6 +782,8 @@ void EmbeddedPostgres::stop() {
     spdlog::info("stopping PostgreSQL on {}", data_dir_);
     stop_running(bin_dir_, data_dir_);
     running_ = false;
+    dismiss_watchdog(watchdog_pid_, watchdog_pipe_);
+    watchdog_pid_ = -1;
     if (owns_socket_dir_) remove_socket_dir(socket_dir_);
 }
 

@@ -2,6 +2,9 @@
 // server's database when no URL is configured, and the tests' throwaway
 // cluster. It listens on a unix socket only (no TCP), trusts local connections
 // and relies on the socket's 0700 permissions to keep other users out.
+// Unless kept running on purpose, it never outlives the process that started
+// (or adopted) it: a watchdog process stops it when this process ends,
+// however it ends.
 #pragma once
 
 #include <memory>
@@ -10,13 +13,18 @@
 namespace foxgeese::service {
 
 struct EmbeddedPostgresOptions {
-    // Created with initdb when it holds no PG_VERSION; reused otherwise.
+    // Created with initdb when it holds no PG_VERSION; reused otherwise. A
+    // cluster found running on it (left by a process that was killed, or
+    // kept) is used as it is; one found shutting down is waited for, then
+    // started anew.
     std::string data_dir;
     // Empty: the data dir when the socket path fits, else a fresh directory under /tmp.
     std::string socket_dir;
     std::string database = "foxgeese";
     // Only names the socket file (.s.PGSQL.<port>); nothing listens on TCP.
     int port = 5432;
+    // Leave the cluster running when this object goes and when this process
+    // ends (the tests' throwaway cluster outlives the tool that starts it).
     bool keep_running_on_destroy = false;
 };
 
@@ -64,6 +72,10 @@ class EmbeddedPostgres {
     // A socket directory made by mkdtemp: removed once the cluster stops.
     bool owns_socket_dir_;
     bool running_ = true;
+    // The process that stops the cluster if this one ends first, and this
+    // process's end of its pipe (-1: none, the cluster is kept running).
+    int watchdog_pid_ = -1;
+    int watchdog_pipe_ = -1;
 };
 
 }  // namespace foxgeese::service

@@ -18,7 +18,8 @@ extern char** environ;
 
 namespace foxgeese::test {
 
-std::string ChildProcess::start(const std::vector<std::string>& args, const std::string& log_path) {
+std::string ChildProcess::start(const std::vector<std::string>& args, const std::string& log_path,
+                                int stderr_fd) {
     std::vector<std::string> all = args;
     std::vector<char*> argv;
     for (std::string& arg : all)
@@ -30,7 +31,7 @@ std::string ChildProcess::start(const std::vector<std::string>& args, const std:
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&files, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND,
                                      0644);
-    posix_spawn_file_actions_adddup2(&files, 1, 2);
+    posix_spawn_file_actions_adddup2(&files, stderr_fd >= 0 ? stderr_fd : 1, 2);
     // gRPC threads of the test may block signals; a server waits for SIGTERM
     // itself, so it must start with an empty mask and default handlers.
     posix_spawnattr_t attributes;

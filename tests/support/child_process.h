@@ -21,8 +21,11 @@ class ChildProcess {
 
     // Starts argv[0] with stdin from /dev/null, stdout and stderr appended to
     // `log_path`, an empty signal mask and default signal handlers (whatever
-    // this process set up). Returns "" or what went wrong.
-    std::string start(const std::vector<std::string>& argv, const std::string& log_path);
+    // this process set up). With a `stderr_fd`, stderr goes there instead
+    // (the write end of a pipe the test reads, and may close). Returns "" or
+    // what went wrong.
+    std::string start(const std::vector<std::string>& argv, const std::string& log_path,
+                      int stderr_fd = -1);
 
     bool running() const { return pid_ > 0; }
     pid_t pid() const { return pid_; }

@@ -63,6 +63,12 @@ TEST_F(Sweeper, EndsMissedFirstMovesAndExpiredOpenGames) {
     const v1::CreateGameResponse open = create_game(create_request("two_foxes"));
     WatchStream first(server().grpc_port(), unplayed.id);
     WatchStream lobby(server().grpc_port(), open.game().game_id());
+    // The snapshots first: a watch that opened after the sweep would see the
+    // ended game in its snapshot, with no GameEnded event to follow.
+    for (WatchStream* w : {&first, &lobby}) {
+        const auto snapshot = w->next();
+        ASSERT_TRUE(snapshot && snapshot->has_snapshot()) << w->describe_received();
+    }
     clock().advance(25h);
     for (WatchStream* w : {&first, &lobby}) {
         const auto ended = w->wait_for_event(

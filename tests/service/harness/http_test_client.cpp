@@ -44,15 +44,20 @@ bool HttpReply::has_header(const std::string& name) const {
     return headers.count(lowercase(name)) > 0;
 }
 
-HttpClient::HttpClient(int port, std::chrono::milliseconds timeout, int receive_buffer_bytes)
+HttpClient::HttpClient(int port, std::chrono::milliseconds timeout, int receive_buffer_bytes,
+                       const std::string& host, const std::string& source)
     : stream_(ioc_), timeout_(timeout), port_(port) {
-    if (receive_buffer_bytes > 0) {
-        stream_.socket().open(tcp::v4());
+    const tcp::endpoint server(net::ip::make_address(host), static_cast<unsigned short>(port));
+    stream_.socket().open(server.protocol());
+    if (receive_buffer_bytes > 0)
         stream_.socket().set_option(net::socket_base::receive_buffer_size(receive_buffer_bytes));
-    }
-    stream_.connect(
-        tcp::endpoint(net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
+    if (!source.empty()) stream_.socket().bind(tcp::endpoint(net::ip::make_address(source), 0));
+    stream_.connect(server);
     stream_.socket().set_option(tcp::no_delay(true));
+}
+
+int HttpClient::local_port() const {
+    return stream_.socket().local_endpoint().port();
 }
 
 HttpClient::~HttpClient() {

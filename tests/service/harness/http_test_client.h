@@ -35,9 +35,15 @@ class HttpClient {
   public:
     // A receive_buffer_bytes above 0 sets the socket's receive buffer before
     // it connects (a small one makes the server's sends to it fill up).
+    // `host` is the server's address; a `source` address (127.0.0.2, ...)
+    // makes the connection come from another client address.
     explicit HttpClient(int port, std::chrono::milliseconds timeout = std::chrono::seconds(20),
-                        int receive_buffer_bytes = 0);
+                        int receive_buffer_bytes = 0, const std::string& host = "127.0.0.1",
+                        const std::string& source = "");
     ~HttpClient();
+
+    // The client side's port (what the server sees as the peer's).
+    int local_port() const;
 
     // Sends a request; adds Host, and Content-Length for a body.
     void send(const std::string& method, const std::string& target, const std::string& body = "",

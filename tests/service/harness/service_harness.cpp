@@ -41,9 +41,10 @@ Reply<Response> call(v1::FoxGeeseService::Stub& stub, Method method, const Reque
 
 }  // namespace
 
-ServiceClient::ServiceClient(int port)
-    : channel_(grpc::CreateChannel("127.0.0.1:" + std::to_string(port),
-                                   grpc::InsecureChannelCredentials())),
+ServiceClient::ServiceClient(int port) : ServiceClient("127.0.0.1:" + std::to_string(port)) {}
+
+ServiceClient::ServiceClient(const std::string& target)
+    : channel_(grpc::CreateChannel(target, grpc::InsecureChannelCredentials())),
       stub_(v1::FoxGeeseService::NewStub(channel_)) {}
 
 Reply<v1::ListVariantsResponse> ServiceClient::list_variants(const std::string& language) {

@@ -61,6 +61,8 @@ class Auth {
 class ServiceClient {
   public:
     explicit ServiceClient(int port);
+    // A client of the server at `target` ("[::1]:50051").
+    explicit ServiceClient(const std::string& target);
 
     Reply<v1::ListVariantsResponse> list_variants(const std::string& language = "");
     Reply<v1::CreateGameResponse> create(const v1::CreateGameRequest& request);

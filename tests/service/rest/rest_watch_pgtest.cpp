@@ -240,7 +240,7 @@ TEST_F(RestWatch, EveryWatcherGetsEveryMove) {
 // while and then catches up gets every line whole and in order, and the
 // server counts each event once.
 TEST_F(RestWatch, AReaderThatFallsBehindGetsEveryLineWholeAndInOrder) {
-    http_options().watch_send_buffer_bytes = 4096;
+    http_options().send_buffer_bytes = 4096;
     restart_http();
     const SeatedGame game = start_game();
     const auto sent_before = [&] {
@@ -291,7 +291,7 @@ class RestWatchSmallQueue : public RestTest {
 
 TEST_F(RestWatchSmallQueue, AWatcherThatStopsReadingIsCutOffWhileTheOthersGetEveryMove) {
     // Small enough that a few moves fill the kernel's buffers and the queue.
-    http_options().watch_send_buffer_bytes = 4096;
+    http_options().send_buffer_bytes = 4096;
     restart_http();
     const SeatedGame game = start_game();
     const std::string target = "/v1/games/" + game.id + ":watch";

@@ -4,10 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <pqxx/pqxx>
 #include <string>
+#include <thread>
 
 #include "service/runtime/embedded_postgres.h"
 #include "tests/support/test_database.h"
@@ -169,6 +173,43 @@ TEST_F(EmbeddedPostgresTest, ClusterKeptRunningIsAdoptedAndStoppedByDataDir) {
     EXPECT_THROW(pqxx::connection{url}, pqxx::broken_connection);
     EmbeddedPostgres::stop_cluster(data_dir);  // already stopped: fine
     EmbeddedPostgres::stop_cluster(temp_ + "/never-created");
+}
+
+// A restart right after the server was killed: its watchdog is stopping the
+// cluster. The new start waits for that stop and starts the cluster anew;
+// using the dying one would fail moments later.
+TEST_F(EmbeddedPostgresTest, AClusterThatIsShuttingDownIsWaitedForAndStartedAnew) {
+    const std::string data_dir = temp_ + "/data";
+    EmbeddedPostgresOptions options = options_for(data_dir);
+    options.keep_running_on_destroy = true;
+    const std::string url = EmbeddedPostgres::start(options)->url();
+    pid_t dying = 0;
+    std::ifstream(data_dir + "/postmaster.pid") >> dying;
+    ASSERT_GT(dying, 0);
+    // A smart shutdown waits for this session: the cluster stays "stopping".
+    auto held = std::make_unique<pqxx::connection>(url);
+    ASSERT_EQ(kill(dying, SIGTERM), 0);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    std::string status;
+    while (status != "stopping" && std::chrono::steady_clock::now() < until) {
+        std::ifstream in(data_dir + "/postmaster.pid");
+        for (int line = 0; line < 8 && std::getline(in, status); ++line) {
+        }
+        status.erase(status.find_last_not_of(' ') + 1);
+        if (status != "stopping") std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_EQ(status, "stopping");
+
+    options.keep_running_on_destroy = false;
+    auto started = std::async(std::launch::async, [&] { return EmbeddedPostgres::start(options); });
+    // It waits while the old cluster still holds on (it would fail at once).
+    EXPECT_EQ(started.wait_for(std::chrono::seconds(1)), std::future_status::timeout);
+    held.reset();
+    const auto pg = started.get();
+    EXPECT_EQ(query_one(pg->url(), "SELECT 1"), "1");
+    pid_t fresh = 0;
+    std::ifstream(data_dir + "/postmaster.pid") >> fresh;
+    EXPECT_NE(fresh, dying);
 }
 
 TEST_F(EmbeddedPostgresTest, InitdbFailureShowsItsOutput) {

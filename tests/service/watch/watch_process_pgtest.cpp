@@ -330,6 +330,11 @@ TEST_F(WatchProcess, AFlagFallsOnTheWallClockAndTheProcessEndsTheGameUnasked) {
     // The other side never moves; the watcher hears the end, unasked.
     const v1::Side flagged = last->game().side_to_move();
     WatchStream watch(process_channel_, id);
+    // The snapshot first: it must show the game still running, or the end
+    // would be in it with no GameEnded event to follow.
+    const auto snapshot = watch.next();
+    ASSERT_TRUE(snapshot && snapshot->has_snapshot()) << watch.describe_received();
+    ASSERT_NE(snapshot->snapshot().game().state(), v1::GAME_STATE_FINISHED);
     const auto started = Clock::now();
     const auto ended = watch.wait_for_event([](const Event& e) { return e.has_game_ended(); }, 30s);
     ASSERT_TRUE(ended) << watch.describe_received();
