@@ -7,10 +7,10 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <cstdint>
 #include <ctime>
 #include <iterator>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string_view>
 
@@ -58,68 +58,15 @@ void append(Buffer& dest, std::string_view text) {
     dest.append(text.data(), text.data() + text.size());
 }
 
-template <class Buffer>
-void append_u_escape(Buffer& dest, std::uint32_t unit) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    const char escape[6] = {'\\',
-                            'u',
-                            kHex[(unit >> 12) & 0xF],
-                            kHex[(unit >> 8) & 0xF],
-                            kHex[(unit >> 4) & 0xF],
-                            kHex[unit & 0xF]};
-    dest.append(escape, escape + 6);
-}
-
-// A JSON string literal. Everything outside printable ASCII becomes a \u
-// escape, so the line survives any transport and invalid UTF-8 cannot break it.
+// A JSON string literal, escaped by nlohmann/json with everything outside
+// printable ASCII as a \u escape, so the line survives any transport. Bytes
+// that are not UTF-8 become U+FFFD one by one first (coerce_utf8), as
+// everywhere in the server; nlohmann's own replacement would merge a cut-off
+// sequence into one.
 template <class Buffer>
 void append_json_literal(Buffer& dest, std::string_view text) {
-    dest.push_back('"');
-    for (std::size_t i = 0; i < text.size();) {
-        const auto c = static_cast<std::uint8_t>(text[i]);
-        if (c >= 0x80) {
-            const std::uint32_t code = decode_utf8(text, i);
-            if (code >= 0x10000) {
-                const std::uint32_t offset = code - 0x10000;
-                append_u_escape(dest, 0xD800 + (offset >> 10));
-                append_u_escape(dest, 0xDC00 + (offset & 0x3FF));
-            } else {
-                append_u_escape(dest, code);
-            }
-            continue;
-        }
-        ++i;
-        switch (c) {
-            case '"':
-                append(dest, "\\\"");
-                break;
-            case '\\':
-                append(dest, "\\\\");
-                break;
-            case '\b':
-                append(dest, "\\b");
-                break;
-            case '\f':
-                append(dest, "\\f");
-                break;
-            case '\n':
-                append(dest, "\\n");
-                break;
-            case '\r':
-                append(dest, "\\r");
-                break;
-            case '\t':
-                append(dest, "\\t");
-                break;
-            default:
-                if (c < 0x20 || c == 0x7F) {
-                    append_u_escape(dest, c);
-                } else {
-                    dest.push_back(static_cast<char>(c));
-                }
-        }
-    }
-    dest.push_back('"');
+    const nlohmann::json value(is_valid_utf8(text) ? std::string(text) : coerce_utf8(text));
+    append(dest, value.dump(-1, ' ', /*ensure_ascii=*/true));
 }
 
 // RFC 3339 in UTC with milliseconds: 2024-05-01T12:00:00.123Z.
