@@ -1,6 +1,9 @@
 // A small Prometheus registry: labelled counters, gauges read at scrape time,
 // and latency histograms, rendered in the Prometheus text format. Updates
 // take one mutex per metric family; a scrape takes them one at a time.
+// Not prometheus-cpp (Debian's 1.0): it keys series by a std::map of labels,
+// so it writes them sorted by name ({code=..,method=..}) where dashboards and
+// tests match {method=..,transport=..,code=..}, and builds a map per update.
 #pragma once
 
 #include <atomic>
