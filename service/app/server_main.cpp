@@ -101,6 +101,13 @@ int run(const ServerConfig& config) {
     spdlog::info("serving gRPC on {} and HTTP/JSON on {}",
                  host_port(config.listen_address, server.grpc_port()),
                  host_port(config.listen_address, server.http_port()));
+    // The last line of the start-up: what a person opens.
+    const std::string home = browser_url(config.listen_address, server.http_port());
+    if (config.web_client) {
+        spdlog::info("open {}", home);
+    } else {
+        spdlog::info("open {}docs for the API's reference (the web client is off)", home);
+    }
 
     const sigset_t signals = block_stop_signals();
     int signal = 0;

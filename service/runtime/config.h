@@ -1,7 +1,8 @@
 // The server's configuration: command-line flags with environment fallbacks,
 // read by CLI11. A flag beats its environment variable, which beats the
-// default; an empty environment variable counts as unset. Bad input throws
-// ConfigError naming the flag (or variable) and the value.
+// default; an empty environment variable counts as unset; a boolean flag
+// alone means true. Bad input throws ConfigError naming the flag (or
+// variable) and the value.
 #pragma once
 
 #include <cstdint>
@@ -70,8 +71,9 @@ struct ServerConfig {
     int analysis_wait_ms = 6'000;
     // Games this replica keeps a copy of for their next move (0: none).
     int move_cache_games = 10000;
-    // Serve the reference web client (web/) at /play/ on the HTTP port.
-    bool web_client = false;
+    // Serve the reference web client (web/) on the HTTP port; false for an
+    // API-only deployment.
+    bool web_client = true;
     // Bot moves (see BotWorkerOptions): searches at once on this server (0:
     // none here), how long a claim on a move holds unless renewed, and a
     // wait before each search that only tests use.

@@ -58,6 +58,20 @@ bool wait_until(const std::function<bool()>& done, std::chrono::seconds timeout)
     return true;
 }
 
+std::string last_line(const std::string& path) {
+    std::ifstream in(path);
+    std::string line, last;
+    while (std::getline(in, line)) {
+        if (!line.empty()) last = line;
+    }
+    return last;
+}
+
+bool ends_with(const std::string& text, const std::string& end) {
+    return text.size() >= end.size() &&
+           text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
 class EmbeddedServerProcess : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -154,6 +168,11 @@ TEST_F(EmbeddedServerProcess, AClosedLogPipeNeitherKillsTheServerNorOrphansItsPo
 TEST_F(EmbeddedServerProcess, AKilledServerTakesItsPostgresAlongAndTheNextStartWorks) {
     ASSERT_EQ(start_server(), "");
     ASSERT_TRUE(wait_ready()) << "the server did not become ready";
+    // The start-up's last line says what to open (it listens on 127.0.0.1).
+    const std::string open = "open http://localhost:" + std::to_string(ports_[1]) + "/";
+    EXPECT_TRUE(
+        wait_until([&] { return ends_with(last_line(log_), open); }, std::chrono::seconds(30)))
+        << "the log's last line is '" << last_line(log_) << "', not '" << open << "'";
     const pid_t postgres = postmaster_pid(data_dir_);
     ASSERT_GT(postgres, 0);
     ASSERT_TRUE(process_runs(postgres));

@@ -84,7 +84,7 @@ TEST(ConfigTest, DefaultsWithNoFlagsAndNoEnvironment) {
     EXPECT_EQ(config.log_format, "text");
     EXPECT_EQ(config.drain_seconds, 20);
     EXPECT_TRUE(config.migrate_on_start);
-    EXPECT_FALSE(config.web_client);  // off unless asked for, as in production
+    EXPECT_TRUE(config.web_client);  // a first run shows a page; --web-client=false: API only
     EXPECT_EQ(config.analysis_concurrency, 2);
     EXPECT_EQ(config.analyses_per_address, 1);
     EXPECT_EQ(config.move_cache_games, 10000);
@@ -184,6 +184,29 @@ TEST(ConfigTest, ValuesAreCaseInsensitive) {
     EXPECT_EQ(parse({"--log-format=JSON"}).log_format, "json");
     EXPECT_FALSE(parse({"--migrate-on-start=False"}).migrate_on_start);
     EXPECT_FALSE(parse({}, {{"FOXGEESE_MIGRATE_ON_START", "0"}}).migrate_on_start);
+}
+
+TEST(ConfigTest, ABooleanFlagAloneMeansTrue) {
+    const Env off = {{"FOXGEESE_WEB_CLIENT", "false"},
+                     {"FOXGEESE_ACCESS_LOG", "false"},
+                     {"FOXGEESE_MIGRATE_ON_START", "false"}};
+    const ServerConfig config = parse({"--web-client", "--access-log", "--migrate-on-start"}, off);
+    EXPECT_TRUE(config.web_client);
+    EXPECT_TRUE(config.access_log);
+    EXPECT_TRUE(config.migrate_on_start);
+    // A command after it is the command, not the flag's value.
+    const ServerConfig migrate = parse({"--web-client", "migrate"}, off);
+    EXPECT_TRUE(migrate.web_client);
+    EXPECT_EQ(migrate.command, ServerCommand::kMigrate);
+    EXPECT_FALSE(parse({"--web-client", "off"}).web_client);
+}
+
+// Numbers are decimal, whatever CLI11's own conversion would make of them.
+TEST(ConfigTest, NumbersAreDecimal) {
+    EXPECT_EQ(parse({"--http-port=010"}).http_port, 10);
+    EXPECT_EQ(parse({"--db-pool-size", "08"}).db_pool_size, 8);
+    EXPECT_NE(error_of({"--http-port=0x50"}).find("'0x50' is not a port number"),
+              std::string::npos);
 }
 
 TEST(ConfigTest, Commands) {
