@@ -418,34 +418,32 @@ std::vector<std::string> RestRoutes::methods_at(std::string_view path) const {
     return methods;
 }
 
-ServiceResult<std::unique_ptr<pb::Message>> RestRoutes::build_request(const RouteMatch& match,
-                                                                      std::string_view query,
-                                                                      std::string_view body) const {
+namespace {
+
+// The JSON body (body "*"; empty counts as {}), read strictly.
+std::optional<ServiceError> read_body(const RestRoute& route, std::string_view body,
+                                      pb::Message& request) {
+    if (!route.has_body || body.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return std::nullopt;
+    const std::string type = route.method->input_type()->full_name();
+    if (auto problem = strict_json_problem(body, *route.method->input_type()))
+        return invalid_argument("",
+                                "the request body is not a JSON " + type + " message: " + *problem);
+    pb::util::JsonParseOptions options;
+    options.ignore_unknown_fields = false;
+    const auto status =
+        pb::util::JsonStringToMessage(pb::StringPiece(body.data(), body.size()), &request, options);
+    if (status.ok()) return std::nullopt;
+    std::string why(status.message());
+    std::replace(why.begin(), why.end(), '\n', ' ');
+    return invalid_argument("", "the request body is not a JSON " + type + " message: " + why);
+}
+
+// The query's parameters, each once: only on routes without a body, never a
+// seat token nor a field the path gives.
+std::optional<ServiceError> read_query(const RouteMatch& match, std::string_view query,
+                                       pb::Message& request) {
     const RestRoute& route = *match.route;
-    std::unique_ptr<pb::Message> request = route.rpc->new_request();
-
-    if (route.has_body) {
-        const auto first = body.find_first_not_of(" \t\r\n");
-        if (first != std::string_view::npos) {
-            if (auto problem = strict_json_problem(body, *route.method->input_type())) {
-                return invalid_argument("", "the request body is not a JSON " +
-                                                route.method->input_type()->full_name() +
-                                                " message: " + *problem);
-            }
-            pb::util::JsonParseOptions options;
-            options.ignore_unknown_fields = false;
-            const auto status = pb::util::JsonStringToMessage(
-                pb::StringPiece(body.data(), body.size()), request.get(), options);
-            if (!status.ok()) {
-                std::string why(status.message());
-                std::replace(why.begin(), why.end(), '\n', ' ');
-                return invalid_argument("", "the request body is not a JSON " +
-                                                route.method->input_type()->full_name() +
-                                                " message: " + why);
-            }
-        }
-    }
-
     std::set<std::string> seen;
     for (std::string_view pair : split(query, '&')) {
         if (pair.empty()) continue;
@@ -483,24 +481,39 @@ ServiceResult<std::unique_ptr<pb::Message>> RestRoutes::build_request(const Rout
         }
         if (!seen.insert(name).second)
             return invalid_argument(name, "query parameter '" + *key + "' is given twice");
-        if (auto problem = set_field(*request, *field, *value))
+        if (auto problem = set_field(request, *field, *value))
             return invalid_argument(name, "query parameter '" + *key + "' " + *problem);
     }
+    return std::nullopt;
+}
 
+// The path's variables, which win over the body.
+std::optional<ServiceError> read_path_variables(const RouteMatch& match, pb::Message& request) {
     for (const auto& [segment, value] : match.variables) {
         const std::string name = dotted_name(segment->field);
         // A body may repeat a path field, but not contradict it: it could
         // mean another game than the URL a proxy checked.
-        if (route.has_body && field_is_set(*request, segment->field) &&
-            field_text(*request, segment->field) != value) {
+        if (match.route->has_body && field_is_set(request, segment->field) &&
+            field_text(request, segment->field) != value) {
             return invalid_argument(name, name +
                                               " in the body differs from the path's; leave it "
                                               "out of the body");
         }
-        if (auto problem = set_field(*request, segment->field, value)) {
+        if (auto problem = set_field(request, segment->field, value))
             return invalid_argument(name, "the path segment for " + name + " " + *problem);
-        }
     }
+    return std::nullopt;
+}
+
+}  // namespace
+
+ServiceResult<std::unique_ptr<pb::Message>> RestRoutes::build_request(const RouteMatch& match,
+                                                                      std::string_view query,
+                                                                      std::string_view body) const {
+    std::unique_ptr<pb::Message> request = match.route->rpc->new_request();
+    if (auto e = read_body(*match.route, body, *request)) return *e;
+    if (auto e = read_query(match, query, *request)) return *e;
+    if (auto e = read_path_variables(match, *request)) return *e;
     return request;
 }
 
