@@ -1,5 +1,6 @@
 #include "service/core/rpc_table.h"
 
+#include <concepts>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -24,15 +25,53 @@ std::function<MessagePtr()> make_request() {
     return [] { return MessagePtr(std::make_unique<Request>()); };
 }
 
+template <class Message>
+concept HasGameId = requires(const Message& m) {
+    { m.game_id() } -> std::convertible_to<const std::string&>;
+};
+
+template <class Message>
+concept HasGame = requires(const Message& m) {
+    { m.has_game() } -> std::convertible_to<bool>;
+    { m.game().game_id() } -> std::convertible_to<const std::string&>;
+};
+
+template <class Message>
+std::string game_id_in(const Message& message) {
+    if constexpr (HasGameId<Message>) {
+        return loggable_game_id(message.game_id());
+    } else {
+        return {};
+    }
+}
+
+// The game of a call (RpcOutcome::game_id), from the typed messages.
+template <class Request, class Response>
+std::string game_of_call(const Request& request, const Response* response) {
+    if (std::string id = game_id_in(request); !id.empty()) return id;
+    if (response == nullptr) return {};
+    if (std::string id = game_id_in(*response); !id.empty()) return id;
+    if constexpr (HasGame<Response>) {
+        if (response->has_game()) return game_id_in(response->game());
+    }
+    return {};
+}
+
 template <class Request, class Response>
 Binding unary(ServiceResult<Response> (GameService::*method)(const Request&, const CallContext&)) {
     return {Request::descriptor(), make_request<Request>(),
-            [method](GameService& service, const pb::Message& request,
-                     const CallContext& call) -> ServiceResult<MessagePtr> {
-                ServiceResult<Response> outcome =
-                    (service.*method)(static_cast<const Request&>(request), call);
-                if (!outcome.ok()) return outcome.error();
-                return MessagePtr(std::make_unique<Response>(std::move(outcome.value())));
+            [method](GameService& service, const pb::Message& message,
+                     const CallContext& call) -> RpcOutcome {
+                const auto& request = static_cast<const Request&>(message);
+                if (auto e = check_single_authorization(call))
+                    return {*e, game_of_call<Request, Response>(request, nullptr)};
+                ServiceResult<Response> outcome = (service.*method)(request, call);
+                if (!outcome.ok()) {
+                    return {outcome.error(), game_of_call<Request, Response>(request, nullptr)};
+                }
+                std::string game_id = game_of_call(request, &outcome.value());
+                return {MessagePtr(std::make_unique<Response>(std::move(outcome.value()))),
+                        std::move(game_id)};
             }};
 }
 
@@ -112,36 +151,8 @@ const RpcMethod* find_rpc(std::string_view name) {
     return nullptr;
 }
 
-namespace {
-
-// The message's string field `game_id` when it is a game id; else empty.
-std::string game_id_field(const google::protobuf::Message& message) {
-    const auto* field = message.GetDescriptor()->FindFieldByName("game_id");
-    if (!field || field->type() != google::protobuf::FieldDescriptor::TYPE_STRING ||
-        field->is_repeated())
-        return {};
-    std::string id = message.GetReflection()->GetString(message, field);
+std::string loggable_game_id(const std::string& id) {
     return is_uuid(id) ? id : std::string();
-}
-
-}  // namespace
-
-std::string game_id_of_call(const google::protobuf::Message& request,
-                            const google::protobuf::Message* response) {
-    if (std::string id = game_id_field(request); !id.empty()) return id;
-    if (!response) return {};
-    if (std::string id = game_id_field(*response); !id.empty()) return id;
-    const auto* game = response->GetDescriptor()->FindFieldByName("game");
-    if (!game || game->type() != google::protobuf::FieldDescriptor::TYPE_MESSAGE ||
-        game->is_repeated() || !response->GetReflection()->HasField(*response, game))
-        return {};
-    return game_id_field(response->GetReflection()->GetMessage(*response, game));
-}
-
-ServiceResult<MessagePtr> call_rpc(const RpcMethod& method, GameService& service,
-                                   const pb::Message& request, const CallContext& call) {
-    if (auto e = check_single_authorization(call)) return *e;
-    return method.call(service, request, call);
 }
 
 }  // namespace foxgeese::service

@@ -20,14 +20,23 @@ namespace foxgeese::service {
 
 using MessagePtr = std::unique_ptr<google::protobuf::Message>;
 
+// What a unary RPC answered, and the game it was about for the access log:
+// the request's game_id, else the response's (game_id, or game.game_id as
+// CreateGame answers); empty unless a well-formed game id, so nothing a
+// client made up reaches a log line.
+struct RpcOutcome {
+    ServiceResult<MessagePtr> response;
+    std::string game_id;
+};
+
 struct RpcMethod {
     const google::protobuf::MethodDescriptor* descriptor;
     // An empty request message of the method's input type.
     std::function<MessagePtr()> new_request;
-    // The unary call; empty for the server-streaming WatchGame, which the
-    // transports serve through the watch hub.
-    std::function<ServiceResult<MessagePtr>(GameService&, const google::protobuf::Message&,
-                                            const CallContext&)>
+    // The unary call, with the call-level checks (one authorization value);
+    // empty for the server-streaming WatchGame, which the transports serve
+    // through the watch hub.
+    std::function<RpcOutcome(GameService&, const google::protobuf::Message&, const CallContext&)>
         call;
 
     const std::string& name() const { return descriptor->name(); }
@@ -43,17 +52,8 @@ const google::protobuf::ServiceDescriptor& foxgeese_service_descriptor();
 const std::vector<RpcMethod>& rpc_methods();
 const RpcMethod* find_rpc(std::string_view name);
 
-// The game a call is about, for the access log: the request's game_id, else
-// the response's (game_id, or game.game_id as CreateGame answers); empty
-// when neither holds a well-formed game id, so nothing a client made up
-// reaches a log line.
-std::string game_id_of_call(const google::protobuf::Message& request,
-                            const google::protobuf::Message* response);
-
-// Runs a unary method: the call-level checks (one authorization value), then
-// the game service.
-ServiceResult<MessagePtr> call_rpc(const RpcMethod& method, GameService& service,
-                                   const google::protobuf::Message& request,
-                                   const CallContext& call);
+// A game id as the access log takes it: `id` when it is a well-formed game
+// id, else empty.
+std::string loggable_game_id(const std::string& id);
 
 }  // namespace foxgeese::service

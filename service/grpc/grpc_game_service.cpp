@@ -5,10 +5,8 @@
 #include <cctype>
 #include <chrono>
 #include <string_view>
-#include <vector>
 
 #include "service/core/error_status.h"
-#include "service/core/rate_limits.h"
 #include "service/grpc/grpc_watch_stream.h"
 
 namespace foxgeese::service {
@@ -70,41 +68,9 @@ std::string peer_address(const std::string& uri) {
     return std::string(rest.substr(0, rest.rfind(':')));
 }
 
-namespace {
-
-ServiceError server_busy() {
-    return make_error(StatusCode::kUnavailable, "SERVER_BUSY",
-                      "this server has too many calls waiting; retry shortly",
-                      {{"write_outcome", "NOT_APPLIED"}});
-}
-
-}  // namespace
-
 grpc::Status to_grpc_status(const ServiceError& error) {
     return grpc::Status(static_cast<grpc::StatusCode>(error.code), error.message,
                         status_of(error).SerializeAsString());
-}
-
-CallContext call_context_of(const grpc::CallbackServerContext& context, int trusted_hops) {
-    CallContext call;
-    const auto& metadata = context.client_metadata();
-    std::vector<std::string> forwarded;
-    for (auto [it, end] = metadata.equal_range("x-forwarded-for"); it != end; ++it)
-        forwarded.emplace_back(it->second.data(), it->second.size());
-    call.client_address = client_address(peer_address(context.peer()), forwarded, trusted_hops);
-    for (auto [it, end] = metadata.equal_range("authorization"); it != end; ++it)
-        call.authorization.emplace_back(it->second.data(), it->second.size());
-    if (const auto it = metadata.find("accept-language"); it != metadata.end())
-        call.accept_language.assign(it->second.data(),
-                                    std::min<std::size_t>(it->second.size(), 256));
-    // gRPC states deadlines on the system clock; budgets run on the steady one.
-    const auto deadline = context.deadline();
-    if (deadline != std::chrono::system_clock::time_point::max()) {
-        call.deadline = SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
-                                                 deadline - std::chrono::system_clock::now());
-    }
-    call.cancelled = [&context] { return context.IsCancelled(); };
-    return call;
 }
 
 std::optional<ServiceError> check_metadata_size(const grpc::CallbackServerContext& context) {
@@ -117,25 +83,30 @@ std::optional<ServiceError> check_metadata_size(const grpc::CallbackServerContex
         "the call's metadata is larger than " + std::to_string(kMaxCallMetadataBytes) + " bytes");
 }
 
-AccessEntry access_entry_of(grpc::CallbackServerContext& context, const std::string& method,
-                            const std::string& peer) {
-    AccessEntry entry;
-    entry.transport = "grpc";
-    entry.method = method;
-    entry.peer = peer;
-    const auto& metadata = context.client_metadata();
-    const auto sent = metadata.find("x-request-id");
-    entry.request_id = request_id_for(
-        sent == metadata.end() ? std::string_view()
-                               : std::string_view(sent->second.data(), sent->second.size()));
+GrpcCall begin_grpc_call(const CallEnvelope& envelope, grpc::CallbackServerContext& context,
+                         const std::string& method) {
+    CallHeaders headers;
+    for (const auto& [name, value] : context.client_metadata())
+        headers.add(std::string_view(name.data(), name.size()),
+                    std::string_view(value.data(), value.size()));
+    const std::string address = envelope.client_address(headers, peer_address(context.peer()));
+    GrpcCall call{envelope.context(headers, address), envelope.entry(method, headers, address)};
+    // gRPC states deadlines on the system clock; budgets run on the steady one.
+    const auto deadline = context.deadline();
+    if (deadline != std::chrono::system_clock::time_point::max()) {
+        call.context.deadline =
+            SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(
+                                     deadline - std::chrono::system_clock::now());
+    }
+    call.context.cancelled = [&context] { return context.IsCancelled(); };
     // Sent with the response's headers, so the client can quote it.
-    context.AddInitialMetadata("x-request-id", entry.request_id);
-    return entry;
+    context.AddInitialMetadata("x-request-id", call.entry.request_id);
+    return call;
 }
 
 GrpcGameService::GrpcGameService(GameService& logic, WatchHub& hub, Metrics& metrics,
                                  WorkQueue& work, const AccessLog& access_log)
-    : logic_(logic), hub_(hub), metrics_(metrics), work_(work), access_log_(access_log) {
+    : hub_(hub), envelope_("grpc", logic, metrics, work, access_log) {
     // The handler classes are the ones gRPC's generated code registers raw
     // methods with; using them directly serves every method from one loop.
     const auto& methods = rpc_methods();
@@ -148,9 +119,7 @@ GrpcGameService::GrpcGameService(GameService& logic, WatchHub& hub, Metrics& met
                 new grpc::internal::CallbackServerStreamingHandler<grpc::ByteBuffer,
                                                                    grpc::ByteBuffer>(
                     [this](grpc::CallbackServerContext* context, const grpc::ByteBuffer* request) {
-                        return start_grpc_watch(context, *request, hub_, metrics_, work_,
-                                                access_log_,
-                                                logic_.options().limits.trusted_proxy_hops);
+                        return start_grpc_watch(context, *request, hub_, envelope_);
                     }));
         } else {
             MarkMethodRawCallback(
@@ -168,22 +137,15 @@ grpc::ServerUnaryReactor* GrpcGameService::serve_unary(const RpcMethod& method,
                                                        grpc::CallbackServerContext* context,
                                                        const grpc::ByteBuffer* request,
                                                        grpc::ByteBuffer* response) {
-    const auto start = SteadyClock::now();
+    const auto received = SteadyClock::now();
     grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-    CallContext call = call_context_of(*context, logic_.options().limits.trusted_proxy_hops);
-    auto entry = std::make_shared<AccessEntry>(
-        access_entry_of(*context, method.name(), call.client_address));
+    GrpcCall call = begin_grpc_call(envelope_, *context, method.name());
+    auto entry = std::make_shared<AccessEntry>(std::move(call.entry));
     entry->bytes_in = request->Length();
-    auto finish = [this, &method, start, reactor, entry, response](const ServiceError* error) {
-        const auto took = SteadyClock::now() - start;
-        metrics_.request_seconds.observe({method.name(), "grpc"},
-                                         std::chrono::duration<double>(took).count());
-        entry->code = error ? status_code_name(error->code) : "OK";
-        metrics_.requests.add({method.name(), "grpc", std::string(entry->code)});
-        if (error) entry->reason = error->reason;
-        entry->duration = took;
-        entry->bytes_out = error ? 0 : response->Length();
-        access_log_.write(*entry);
+    auto finish = [this, &method, received, reactor, entry, response](const ServiceError* error) {
+        envelope_.finish(*entry, method.name(), error ? error->code : StatusCode::kOk,
+                         error ? std::string_view(error->reason) : std::string_view(), received,
+                         error ? 0 : response->Length());
         reactor->Finish(error ? to_grpc_status(*error) : grpc::Status::OK);
     };
     if (auto error = check_metadata_size(*context)) {
@@ -196,20 +158,13 @@ grpc::ServerUnaryReactor* GrpcGameService::serve_unary(const RpcMethod& method,
         finish(&error);
         return reactor;
     }
-    call.received_us = logic_.clock().now_us();
-    const bool queued =
-        work_.post([this, &method, message, response, finish, entry, call = std::move(call)] {
-            const ServiceResult<MessagePtr> outcome = call_rpc(method, logic_, *message, call);
-            entry->game_id =
-                game_id_of_call(*message, outcome.ok() ? outcome.value().get() : nullptr);
-            if (!outcome.ok()) return finish(&outcome.error());
-            *response = serialized(*outcome.value());
-            finish(nullptr);
-        });
-    if (!queued) {
-        const ServiceError error = server_busy();
-        finish(&error);
-    }
+    envelope_.run(method, message, std::move(call.context),
+                  [response, finish, entry](RpcOutcome outcome) {
+                      entry->game_id = std::move(outcome.game_id);
+                      if (!outcome.response.ok()) return finish(&outcome.response.error());
+                      *response = serialized(*outcome.response.value());
+                      finish(nullptr);
+                  });
     return reactor;
 }
 

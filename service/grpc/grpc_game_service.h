@@ -9,12 +9,9 @@
 #include <grpcpp/grpcpp.h>
 
 #include "foxgeese/v1/game_service.grpc.pb.h"
-#include "service/core/call_context.h"
+#include "service/call/call_envelope.h"
 #include "service/core/game_service.h"
 #include "service/core/rpc_table.h"
-#include "service/runtime/access_log.h"
-#include "service/runtime/metrics.h"
-#include "service/runtime/work_queue.h"
 #include "service/watch/watch_hub.h"
 
 namespace foxgeese::service {
@@ -32,19 +29,18 @@ std::string peer_address(const std::string& peer);
 // The status for an error, with its google.rpc.Status in the details.
 grpc::Status to_grpc_status(const ServiceError& error);
 
-// The call's context: every authorization value, Accept-Language, the
-// deadline, whether the client is still there, and the client's address
-// (from x-forwarded-for when `trusted_hops` proxies stand in front).
-CallContext call_context_of(const grpc::CallbackServerContext& context, int trusted_hops);
-
 // HEADERS_TOO_LARGE when the call's metadata is over kMaxCallMetadataBytes.
 std::optional<ServiceError> check_metadata_size(const grpc::CallbackServerContext& context);
 
-// The access-log entry of a call as it arrives: method, peer, and the
-// request id (the client's x-request-id if plain, else a new one), which is
-// added to the response's initial metadata.
-AccessEntry access_entry_of(grpc::CallbackServerContext& context, const std::string& method,
-                            const std::string& peer);
+// A gRPC call as it arrives, in the envelope: what the game service knows of
+// it (with the deadline, and whether the client is still there) and its
+// access-log entry, whose request id goes back in the initial metadata.
+struct GrpcCall {
+    CallContext context;
+    AccessEntry entry;
+};
+GrpcCall begin_grpc_call(const CallEnvelope& envelope, grpc::CallbackServerContext& context,
+                         const std::string& method);
 
 class GrpcGameService : public v1::FoxGeeseService::Service {
   public:
@@ -57,11 +53,8 @@ class GrpcGameService : public v1::FoxGeeseService::Service {
                                           const grpc::ByteBuffer* request,
                                           grpc::ByteBuffer* response);
 
-    GameService& logic_;
     WatchHub& hub_;
-    Metrics& metrics_;
-    WorkQueue& work_;
-    const AccessLog& access_log_;
+    CallEnvelope envelope_;
 };
 
 }  // namespace foxgeese::service

@@ -46,19 +46,17 @@ class ReactorSink : public WatchSink {
 class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   public:
     WatchReactor(grpc::CallbackServerContext* context, const grpc::ByteBuffer& raw_request,
-                 WatchHub& hub, Metrics& metrics, WorkQueue& work, const AccessLog& access_log,
-                 int trusted_hops)
-        : metrics_(metrics),
-          access_log_(access_log),
+                 WatchHub& hub, CallEnvelope& envelope)
+        : envelope_(envelope),
           // A client that does not read gets cut off rather than growing memory.
           max_queued_(hub.options().stream_queue_events),
           sink_(std::make_shared<ReactorSink>(this)),
           start_(SteadyClock::now()) {
         // The context is only valid until OnDone, which may come first; the
         // subscribe reads this reactor's own copy of what it needs.
-        CallContext call = call_context_of(*context, trusted_hops);
-        call.cancelled = [this] { return cancelled_.load(); };
-        entry_ = access_entry_of(*context, "WatchGame", call.client_address);
+        GrpcCall call = begin_grpc_call(envelope, *context, "WatchGame");
+        call.context.cancelled = [this] { return cancelled_.load(); };
+        entry_ = std::move(call.entry);
         entry_.bytes_in = raw_request.Length();
         v1::WatchGameRequest request;
         grpc::ByteBuffer view(raw_request);
@@ -74,17 +72,16 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
             refuse_locked(*refused);
             return;
         }
-        entry_.game_id = game_id_of_call(request, nullptr);
+        entry_.game_id = loggable_game_id(request.game_id());
         subscribing_ = true;
-        const bool queued = work.post([this, &hub, request, call] {
-            auto subscribed = hub.subscribe(request, call, sink_);
+        const bool queued = envelope.post([this, &hub, request, context = std::move(call.context)] {
+            auto subscribed = hub.subscribe(request, context, sink_);
             subscribed_(std::move(subscribed));
         });
         if (!queued) {
             std::lock_guard lock(mutex_);
             subscribing_ = false;
-            refuse_locked(make_error(StatusCode::kUnavailable, "SERVER_BUSY",
-                                     "this server has too many calls waiting; retry shortly"));
+            refuse_locked(server_busy());
         }
     }
 
@@ -117,7 +114,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
             finish_locked(grpc::Status(grpc::StatusCode::CANCELLED, "the client went away"));
             return;
         }
-        metrics_.watch_events_sent.add({"grpc"});
+        envelope_.metrics().watch_events_sent.add({"grpc"});
         ++events_sent_;
         bytes_sent_ += current_.Length();
         write_next_locked();
@@ -154,7 +151,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
             if (!outcome.ok()) {
                 refuse_locked(outcome.error());
             } else {
-                record_locked("OK");
+                envelope_.count("WatchGame", StatusCode::kOk, start_);
                 subscription_ = outcome.value();
             }
             if (done_) {
@@ -166,26 +163,16 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
         if (delete_now) delete this;
     }
 
-    void record_locked(const char* code) {
-        const std::chrono::duration<double> took = SteadyClock::now() - start_;
-        metrics_.request_seconds.observe({"WatchGame", "grpc"}, took.count());
-        metrics_.requests.add({"WatchGame", "grpc", code});
-    }
-
     void refuse_locked(const ServiceError& error) {
-        record_locked(status_code_name(error.code));
+        envelope_.count("WatchGame", error.code, start_);
         reason_ = error.reason;
         finish_locked(to_grpc_status(error));
     }
 
     // One line when the call is over: the refusal, or the stream's end.
     void log_locked() {
-        entry_.code = status_code_name(static_cast<StatusCode>(final_code_));
-        entry_.reason = reason_;
-        entry_.duration = SteadyClock::now() - start_;
-        entry_.bytes_out = bytes_sent_;
         entry_.events = events_sent_;
-        access_log_.write(entry_);
+        envelope_.log(entry_, static_cast<StatusCode>(final_code_), reason_, start_, bytes_sent_);
     }
 
     void write_next_locked() {
@@ -208,8 +195,7 @@ class WatchReactor : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
         Finish(status);
     }
 
-    Metrics& metrics_;
-    const AccessLog& access_log_;
+    CallEnvelope& envelope_;
     const std::size_t max_queued_;
     std::shared_ptr<ReactorSink> sink_;
     const SteadyClock::time_point start_;
@@ -244,10 +230,11 @@ void ReactorSink::close(WatchEnd why) {
 
 }  // namespace
 
-grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer& request, WatchHub& hub,
-    Metrics& metrics, WorkQueue& work, const AccessLog& access_log, int trusted_hops) {
-    return new WatchReactor(context, request, hub, metrics, work, access_log, trusted_hops);
+grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(grpc::CallbackServerContext* context,
+                                                             const grpc::ByteBuffer& request,
+                                                             WatchHub& hub,
+                                                             CallEnvelope& envelope) {
+    return new WatchReactor(context, request, hub, envelope);
 }
 
 }  // namespace foxgeese::service

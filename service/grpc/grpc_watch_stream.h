@@ -8,17 +8,15 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include "service/runtime/access_log.h"
-#include "service/runtime/metrics.h"
-#include "service/runtime/work_queue.h"
+#include "service/call/call_envelope.h"
 #include "service/watch/watch_hub.h"
 
 namespace foxgeese::service {
 
 // Creates the reactor for one WatchGame call (it deletes itself when done,
 // after its line in the access log).
-grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(
-    grpc::CallbackServerContext* context, const grpc::ByteBuffer& request, WatchHub& hub,
-    Metrics& metrics, WorkQueue& work, const AccessLog& access_log, int trusted_hops);
+grpc::ServerWriteReactor<grpc::ByteBuffer>* start_grpc_watch(grpc::CallbackServerContext* context,
+                                                             const grpc::ByteBuffer& request,
+                                                             WatchHub& hub, CallEnvelope& envelope);
 
 }  // namespace foxgeese::service

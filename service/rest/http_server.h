@@ -55,8 +55,11 @@ struct HttpServerOptions {
     std::shared_ptr<const StaticContent> pages;
 };
 
-class HttpServerImpl;
+class HttpAcceptor;
+class HttpDispatch;
 
+// The server: the dispatch (http_dispatch.h) answers what the connections
+// (http_connection.h) that the acceptor (http_acceptor.h) accepts read.
 class HttpServer {
   public:
     // Binds and starts serving; throws std::runtime_error when the address
@@ -81,7 +84,11 @@ class HttpServer {
     void shutdown();
 
   private:
-    std::unique_ptr<HttpServerImpl> impl_;
+    const HttpServerOptions options_;
+    std::unique_ptr<HttpDispatch> dispatch_;
+    // Declared last: destroyed first, it stops every connection before the
+    // dispatch they use goes.
+    std::unique_ptr<HttpAcceptor> acceptor_;
 };
 
 }  // namespace foxgeese::service
