@@ -354,6 +354,10 @@ struct CommandLine {
     }
 };
 
+// Redaction reads the two forms of a connection string itself, not through
+// libpq's PQconninfoParse: that refuses an unterminated quote, a key in
+// capitals or an unencoded '@' in a URL's password, and the start-up line
+// must mask those too (it is logged before libpq sees the URL).
 bool is_secret_key(std::string_view key) {
     // A key that does not decode is checked as it stands.
     const std::string decoded = percent_decode(key, false).value_or(std::string(key));
