@@ -13,9 +13,11 @@
 # `postgresql`); as root the cluster runs as `postgres`, since PostgreSQL
 # refuses root.
 #
-#   deploy/docker/smoke.sh [--keep-image]
+#   deploy/docker/smoke.sh [--keep-image | --image IMAGE]
 #
-# --keep-image keeps the built image (foxgeese-server:smoke) for a look.
+# --keep-image keeps the built image (foxgeese-server:smoke) for a look;
+# --image IMAGE skips the build and proves IMAGE (one built before, or a
+# release's), which it leaves in place.
 # PG_BIN names PostgreSQL's bin directory (default: the newest under
 # /usr/lib/postgresql). Base images come through podman's usual pull (a
 # machine without a registry loads debian:12 and debian:12-slim beforehand);
@@ -29,16 +31,27 @@
 # free on the host.
 set -euo pipefail
 
+image=localhost/foxgeese-server:smoke
+build=true
 keep_image=false
-for arg in "$@"; do
-    case "$arg" in
+usage() {
+    echo "usage: $0 [--keep-image | --image IMAGE]" >&2
+    exit 2
+}
+while [ $# -gt 0 ]; do
+    case "$1" in
         --keep-image) keep_image=true ;;
-        *) echo "usage: $0 [--keep-image]" >&2; exit 2 ;;
+        --image)
+            [ $# -ge 2 ] || usage
+            image="$2" build=false keep_image=true
+            shift
+            ;;
+        *) usage ;;
     esac
+    shift
 done
 
 repo_root="$(cd "$(dirname "$0")/../.." && pwd)"
-image=localhost/foxgeese-server:smoke
 run_id="foxgeese-smoke-$$"
 drain_seconds=10
 work=""
@@ -69,14 +82,14 @@ cleanup() {
     if [ "$keep_image" = false ]; then podman rmi -f "$image" >/dev/null 2>&1; fi
     [ -n "$work" ] && rm -rf "$work"
     if [ "$status" = 0 ]; then
-        echo "PASS: the image builds, migrates, serves a game read-only as its user and stops cleanly on SIGTERM"
+        echo "PASS: $image migrates, serves a game read-only as its user and stops cleanly on SIGTERM"
     else
         echo "FAIL: deploy/docker/smoke.sh (see above)"
     fi
     exit "$status"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'echo "smoke: interrupted" >&2; exit 130' INT TERM
 
 for tool in podman curl jq ss; do
     command -v "$tool" >/dev/null || fail "$tool is not installed"
@@ -103,26 +116,32 @@ free_port() {
 }
 
 # --- the image ----------------------------------------------------------------
-say "building $image from deploy/docker/Dockerfile (log: $work/build.log)"
-build_start=$(date +%s)
-set +e
-(cd "$repo_root" && podman build --format docker --network host -f deploy/docker/Dockerfile -t "$image" .) \
-    >"$work/build.log" 2>&1 &
-build_pid=$!
-# One line per Dockerfile step while it builds.
-tail -n +1 -f --pid "$build_pid" "$work/build.log" | grep --line-buffered -E '^(\[[0-9/]+\] )?STEP [0-9]+/' &
-wait "$build_pid"
-build_status=$?
-wait
-set -e
-build_seconds=$(($(date +%s) - build_start))
-if [ "$build_status" != 0 ]; then
-    tail -n 40 "$work/build.log" >&2
-    fail "podman build failed"
+build_seconds=0
+if [ "$build" = true ]; then
+    say "building $image from deploy/docker/Dockerfile (log: $work/build.log)"
+    build_start=$(date +%s)
+    set +e
+    # Docker's image format, as a docker build makes: the OCI format has no
+    # HEALTHCHECK, and podman would drop the Dockerfile's.
+    (cd "$repo_root" && podman build --format docker --network host -f deploy/docker/Dockerfile -t "$image" .) \
+        >"$work/build.log" 2>&1 &
+    build_pid=$!
+    # One line per Dockerfile step while it builds.
+    tail -n +1 -f --pid "$build_pid" "$work/build.log" | grep --line-buffered -E '^(\[[0-9/]+\] )?STEP [0-9]+/' &
+    wait "$build_pid"
+    build_status=$?
+    wait
+    set -e
+    build_seconds=$(($(date +%s) - build_start))
+    if [ "$build_status" != 0 ]; then
+        tail -n 40 "$work/build.log" >&2
+        fail "podman build failed"
+    fi
+    say "built in $((build_seconds / 60)) min $((build_seconds % 60)) s"
 fi
-image_bytes=$(podman image inspect -f '{{.Size}}' "$image")
+image_bytes=$(podman image inspect -f '{{.Size}}' "$image") || fail "no image $image"
 image_user=$(podman image inspect -f '{{.Config.User}}' "$image")
-say "built in $((build_seconds / 60)) min $((build_seconds % 60)) s; image size $((image_bytes / 1000000)) MB; USER $image_user"
+say "image $image: $((image_bytes / 1000000)) MB, USER $image_user"
 [[ "$image_user" =~ ^[1-9][0-9]*(:[0-9]+)?$ ]] || fail "the image's USER is '$image_user', not a numeric non-root uid"
 
 # --- a throwaway PostgreSQL -------------------------------------------------------
@@ -168,7 +187,8 @@ containers+=("$run_id-serve")
 podman run -d --name "$run_id-serve" "${run_flags[@]}" \
     -e FOXGEESE_LISTEN_ADDRESS=127.0.0.1 -e FOXGEESE_HTTP_PORT="$http_port" \
     -e FOXGEESE_GRPC_PORT="$grpc_port" -e FOXGEESE_MIGRATE_ON_START=false \
-    -e FOXGEESE_DRAIN_SECONDS="$drain_seconds" "$image" serve >/dev/null
+    -e FOXGEESE_DRAIN_SECONDS="$drain_seconds" "$image" serve >/dev/null 2>"$work/run.err" ||
+    { cat "$work/run.err" >&2; fail "podman run failed"; }
 server_log() { podman logs "$run_id-serve" 2>&1 | tail -n 30 >&2; }
 ready=false
 for _ in $(seq 1 600); do
@@ -183,6 +203,8 @@ say "ready"
 uid=$(podman exec "$run_id-serve" grep '^Uid:' /proc/1/status | awk '{ print $2 }')
 [ "$uid" = "${image_user%%:*}" ] || fail "the server runs as '$uid', not as the image's user ${image_user%%:*}"
 if podman exec "$run_id-serve" touch /smoke 2>/dev/null; then fail "the root filesystem is writable"; fi
+# Run once by hand: podman's timers for it need systemd, which may be absent
+# (podman run then logs errors about it, kept in run.err).
 podman healthcheck run "$run_id-serve" >/dev/null || fail "the image's HEALTHCHECK failed"
 say "runs as uid $uid, root filesystem read-only, HEALTHCHECK passes"
 
@@ -280,4 +302,6 @@ say "exited with status $exit_code after $stop_ms ms"
 [ "$stop_ms" -le $((drain_seconds * 1000)) ] ||
     fail "the server took $stop_ms ms to stop, over its drain time of $drain_seconds s"
 if podman logs "$run_id-serve" 2>&1 | grep -qF "$pg_password"; then fail "the server logged the database password"; fi
-say "build ${build_seconds} s, image $((image_bytes / 1000000)) MB"
+built="not built here"
+[ "$build" = true ] && built="built in $((build_seconds / 60)) min $((build_seconds % 60)) s"
+say "image $((image_bytes / 1000000)) MB, $built, stopped in $stop_ms ms"
