@@ -1,6 +1,7 @@
 // Checks deploy/docker/Dockerfile against the repository: it builds with the
 // README's scripts (not a recipe of its own), and its runtime stage matches
-// the server's --help and the manifests' expectations.
+// the server's --help and the manifests' expectations. Building and running
+// it is smoke.sh's job (podman, minutes); this only checks that it is there.
 // Usage: node check-dockerfile.mjs SERVER_BINARY
 import fs from "node:fs";
 import path from "node:path";
@@ -107,6 +108,16 @@ checks.check(".dockerignore keeps build trees, node_modules and .git out of the 
   for (const pattern of [".git", "build", "build-*", "**/node_modules"]) {
     expect(ignored.includes(pattern), `.dockerignore lacks ${pattern}`);
   }
+});
+
+checks.check("smoke.sh, which builds and runs the image, is executable and the README says when it passed", () => {
+  const smoke = "deploy/docker/smoke.sh";
+  const mode = fs.statSync(path.join(repoRoot, smoke)).mode;
+  expect(mode & 0o100, `${smoke} is not executable`);
+  expect(read(smoke).includes("deploy/docker/Dockerfile"), `${smoke} does not build deploy/docker/Dockerfile`);
+  const readme = read("README.md");
+  expect(readme.includes(smoke), `README.md does not name ${smoke}`);
+  expect(/last\s+passed[^.]*\d{4}-\d\d-\d\d/.test(readme), `README.md does not date when ${smoke} last passed`);
 });
 
 checks.finish();
