@@ -137,7 +137,7 @@ function wire(): void {
     const board = svgById("board");
     board.addEventListener("click", (e) => {
         const point = (e.target as Element).closest("[data-point]")?.getAttribute("data-point");
-        if (point) game()?.click(point);
+        if (point) game()?.pointClicked(point);
     });
     board.addEventListener("keydown", (e) => game()?.key(e));
     board.addEventListener("focus", () => game()?.focusBoard(true));

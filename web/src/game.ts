@@ -36,8 +36,12 @@ export class GamePage {
     private note: (() => string) | null = null;
     private claimableAt: number | null = null;
     private offeredRematch = false;
+    // The keyboard's point on the board, drawn while the board has the
+    // focus and the keyboard is in use (a click must not redraw the board
+    // between its press and its release, or the click is lost).
     private cursor: string | undefined;
     private boardFocused = false;
+    private keyboardUsed = false;
     private ticker = 0;
     private poller = 0;
     private closed = false;
@@ -222,7 +226,13 @@ export class GamePage {
 
     // --- actions ----------------------------------------------------------------
 
-    click(point: string): void {
+    // A point clicked with the mouse or touched.
+    pointClicked(point: string): void {
+        this.keyboardUsed = false;
+        this.click(point);
+    }
+
+    private click(point: string): void {
         if (!this.myTurn()) return;
         this.cursor = point;
         const result = this.entry.click(point);
@@ -237,10 +247,12 @@ export class GamePage {
         if (!board) return;
         const steps: Record<string, [number, number]> = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
         const step = steps[event.key];
+        this.keyboardUsed = true;
+        this.cursor ??= this.firstCursor();
         if (step) {
-            this.cursor = nextPoint(board, this.cursor ?? this.firstCursor(), step[0], step[1]);
+            this.cursor = nextPoint(board, this.cursor, step[0], step[1]);
         } else if (event.key === "Enter" || event.key === " ") {
-            if (this.cursor) this.click(this.cursor);
+            this.click(this.cursor);
         } else if (event.key === "Escape") {
             this.entry.reset();
         } else {
@@ -252,7 +264,8 @@ export class GamePage {
 
     focusBoard(focused: boolean): void {
         this.boardFocused = focused;
-        if (focused && !this.cursor) this.cursor = this.firstCursor();
+        if (focused) return;
+        this.keyboardUsed = false;
         this.render();
     }
 
@@ -432,7 +445,7 @@ export class GamePage {
             };
             if (game.lastMove) marks.lastMove = game.lastMove;
         }
-        if (this.boardFocused) marks.cursor = this.cursor;
+        if (this.boardFocused && this.keyboardUsed) marks.cursor = this.cursor;
         drawBoard(svgById("board"), variant.board, variant.pen, piecesOf(position, variant.board), marks);
 
         $("game-title").textContent = variant.displayName;
