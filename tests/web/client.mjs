@@ -40,12 +40,14 @@ export async function waitForText(page, selector, wanted, timeoutMs) {
     }
 }
 
-export async function waitForMoves(page, count) {
+// Waits until the move list has `count` moves (at least that many with
+// atLeast, when the other side may have answered already).
+export async function waitForMoves(page, count, { atLeast = false } = {}) {
     let moves = [];
     try {
-        return await waitFor(`${count} moves in the move list`, async () => {
+        return await waitFor(`${atLeast ? "at least " : ""}${count} moves in the move list`, async () => {
             moves = await movesListed(page);
-            return moves.length === count ? moves : null;
+            return moves.length === count || (atLeast && moves.length > count) ? moves : null;
         });
     } catch (e) {
         e.message += ` (it lists ${moves.join(" ") || "none"}; the status says "${await text(page, "status")}")`;

@@ -57,7 +57,7 @@ await run("web client bot", async (cleanup) => {
     await page.keyboard.press("ArrowUp");  // d5
     check((await page.locator('#board [data-point="d5"]').getAttribute("class")).includes("cursor"), "the cursor did not move up to d5");
     await page.keyboard.press("Enter");
-    await waitForMoves(page, 1);
+    await waitForMoves(page, 1, { atLeast: true });
     check(!(await text(page, "error")), "the move by keyboard was refused");
 
     // --- then by clicking, to the end ---------------------------------------------
@@ -71,7 +71,7 @@ await run("web client bot", async (cleanup) => {
         check(turn < 200, "the game does not end");
         await waitForText(page, "status", "Your move (Fox).");
         await clickMove(page, choose(game.legalMoves, turn));
-        await waitForMoves(page, game.ply + 1);
+        await waitForMoves(page, game.ply + 1, { atLeast: true });
     }
     const { body: finished } = await api(url, "GET", `/v1/games/${gameId}/moves`);
     await waitForText(page, "status", "Game over");
@@ -133,6 +133,7 @@ await run("web client bot", async (cleanup) => {
     await page.click("#analyse-position");
     await waitFor("the best lines of the position", async () => (await page.locator("#position-lines li").count()) > 0, 30_000);
     await waitForText(page, "position-side", "Scores from the view of: Fox.");
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, "web-client-analysis.png", args);
 
     check(elsewhere.length === 0, `the page asked other origins for ${elsewhere}`);

@@ -6,7 +6,7 @@
 // ticking down, and the fox's player lets it run out: both pages say the
 // geese won on time. The fox's player offers a rematch, the geese's player
 // accepts it, and both pages go to the new game with the seats swapped and
-// the same clock. Screenshot: OUT/web-client-clock.png (and docs/ with
+// the same clock, where the new geese's player aborts before moving. Screenshot: OUT/web-client-clock.png (and docs/ with
 // FOXGEESE_UPDATE_SCREENSHOTS=1).
 // Usage: node web-client-clock.test.mjs --server BIN --pg-state FILE --out DIR --docs DIR
 import { api, clickMove, gameIdOf, openPerson, text, waitForMoves, waitForText } from "./client.mjs";
@@ -94,6 +94,10 @@ await run("web client clock", async (cleanup) => {
     await waitForText(fox, "presence-fox", "online");
     await clickMove(geese, "d4-d5");
     await waitForMoves(fox, 1);
+    // Before both sides have moved, either may abort: no result.
+    await fox.locator("#abort").waitFor({ state: "visible" });
+    await fox.click("#abort");
+    for (const page of [fox, geese]) await waitForText(page, "status", "Game over, no result (aborted before both sides had moved).");
 
     check(elsewhere.length === 0, `the pages asked other origins for ${elsewhere}`);
     check(errors.length === 0, `the pages reported errors:\n${errors.join("\n")}`);

@@ -1,7 +1,9 @@
 // The reference web client's home page, languages, phone layout, claims and
 // records, in headless Chromium:
 // - the lobby: a page showing the home page lists a public game created on
-//   another page without being reloaded, and joins it from the list;
+//   another page without being reloaded, and joins it from the list; a
+//   third page watches it from the games being played; a draw is offered
+//   and declined;
 // - a claim: the fox's player leaves on the fox's turn; the geese's page
 //   offers the claim, shows when it becomes possible (the refusal's
 //   claimable_at), and claims the win then;
@@ -9,7 +11,8 @@
 //   broken record's refusal shown as the API's own message;
 // - languages: a browser that prefers Polish gets the interface and the
 //   variants (from ListVariants) in Polish; switching to Turkish changes
-//   them, and the choice outlives a reload;
+//   them, and the choice outlives a reload; on a game page the switch
+//   changes the texts and the variant's name;
 // - a phone: on a 360 px wide screen the whole board of a game is in view
 //   and nothing is wider than the screen.
 // Screenshots: OUT/web-client-home.png, OUT/web-client-phone.png (and
@@ -57,7 +60,22 @@ await run("web client lobby", async (cleanup) => {
     await waitForText(visitor, "status", "Your opponent's move (Fox).");
     check(gameIdOf(visitor) === gameId, "joining from the lobby did not open the game");
     await waitForText(host, "presence-geese", "online");
+    // Anyone may watch it from "Games being played".
+    const watcher = await person("watcher");
+    await watcher.goto(`${url}/`);
+    await watcher.locator(`#active-list li[data-game="${gameId}"] a`).click();
+    await waitForText(watcher, "status", "To move: Fox.");
+    check(await watcher.locator("#join").isHidden() && await watcher.locator("#resign").isHidden(), "a spectator is offered to play");
+    // A draw offered and declined.
+    await host.click("#offer-draw");
+    await waitForText(host, "note", "You offered a draw.");
+    await visitor.locator("#draw-offer").waitFor({ state: "visible" });
+    await visitor.click("#decline-draw");
+    await waitForText(host, "note", "The draw offer was declined (Geese).");
+    await waitForText(watcher, "note", "The draw offer was declined (Geese).");
+    check(await visitor.locator("#draw-offer").isHidden(), "the declined offer is still shown");
     await clickMove(host, "d4-d5");
+    await waitForMoves(watcher, 1);
     await waitForText(visitor, "status", "Your move (Geese).");
     const { body: afterFox } = await api(url, "GET", `/v1/games/${gameId}`);
     await clickMove(visitor, afterFox.game.legalMoves[0]);
@@ -145,6 +163,12 @@ await run("web client lobby", async (cleanup) => {
     check(view.scrollWidth <= view.width, `the game page is ${view.scrollWidth} px wide on a ${view.width} px screen`);
     check(await phone.locator("#clock-fox").isVisible(), "the clocks are not shown on a phone");
     await screenshot(phone, "web-client-phone.png", args);
+    // The switch on a game page changes its texts and the variant's name too.
+    const { variants: greek } = await (await fetch(`${url}/v1/variants?language=el`)).json();
+    await phone.selectOption("#language", "el");
+    await waitForText(phone, "game-title", greek.find((v) => v.name === "standard").displayName);
+    await waitForText(phone, "name-fox", "Αλεπού (εσείς)");
+    await waitForText(phone, "game-facts", "με τον υπολογιστή, επίπεδο 1");
 
     check(elsewhere.length === 0, `the pages asked other origins for ${elsewhere}`);
     check(errors.length === 0, `the pages reported errors:\n${errors.join("\n")}`);

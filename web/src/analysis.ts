@@ -191,7 +191,7 @@ export class AnalysisPage {
         // What the selected position's next ply was, and what was best there.
         const next = this.analysis?.plies[this.selected];
         $("ply-detail").textContent = next
-            ? t("analysis.detail", { played: next.move, best: next.bestMove, before: scoreText(next.scoreBefore), after: scoreText(next.scoreAfter) })
+            ? t("analysis.detail", { ply: next.ply, played: next.move, best: next.bestMove, before: scoreText(next.scoreBefore), after: scoreText(next.scoreAfter) })
             : "";
     }
 

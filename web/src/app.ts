@@ -32,6 +32,7 @@ function route(): void {
     page = null;
     clearError();
     $("connection").textContent = "";
+    delete $("connection").dataset.state;
     const params = new URLSearchParams(location.hash.slice(1));
     const gameId = params.get("game");
     const analysisId = params.get("analysis");

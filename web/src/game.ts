@@ -22,7 +22,6 @@ const REMATCH_POLL_FOR_MS = 30 * 60_000;
 
 export class GamePage {
     private game!: Game;
-    private variant: Variant | undefined;
     private seat: HeldSeat | undefined;
     private startPosition = "";
     private moves: Move[] = [];
@@ -160,7 +159,6 @@ export class GamePage {
         if (this.game && game.ply < this.game.ply) return;
         const moved = !this.game || game.ply !== this.game.ply || game.state !== this.game.state;
         this.game = game;
-        this.variant = this.context.variant(game.variant);
         this.clocks = game.clocks ? new ClockReading(game.clocks) : null;
         if (moved) {
             this.entry = new MoveEntry(game.legalMoves);
@@ -189,6 +187,11 @@ export class GamePage {
     }
 
     // --- who is who -----------------------------------------------------------
+
+    // The game's variant in the page's language (it follows the switch).
+    private get variant(): Variant | undefined {
+        return this.game ? this.context.variant(this.game.variant) : undefined;
+    }
 
     // The side this device moves for now, if any.
     private mySide(): Side | undefined {

@@ -5,8 +5,8 @@
 import type { PlyAnalysis, Score, Side } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 600;
-const HEIGHT = 200;
+const WIDTH = 800;
+const HEIGHT = 220;
 const PAD = 12;
 
 // The fox side's expected score, 0 to 1, from a score in `view`'s eyes.
