@@ -1,7 +1,26 @@
 // What the tests of the reference web client share: opening browser pages
 // as separate people, reading the page's state, entering moves as a person
 // does, and waiting for what a page should come to show.
-import { waitFor, watchForErrors } from "./lib.mjs";
+import { check, launchChromium, options, run, startServer, waitFor, watchForErrors } from "./lib.mjs";
+
+// Runs a test of the client: a server of its own (with `flags`), Chromium,
+// and `body({ url, person, args })`, where person(label, extra) opens a page
+// as one more person. At the end no page may have reported an error or
+// asked another origin for anything.
+export function clientTest(name, body, { flags = [] } = {}) {
+    const args = options("server", "pg-state", "out");
+    return run(name, async (cleanup) => {
+        const logName = name.replaceAll(" ", "-");
+        const url = await startServer({ binary: args.server, pgState: args["pg-state"], logDir: args.out, name: logName, flags }, cleanup);
+        const browser = await launchChromium(cleanup);
+        const errors = [];
+        const elsewhere = [];
+        const person = (label, extra = {}) => openPerson(browser, cleanup, { label, url, errors, elsewhere, ...extra });
+        await body({ url, person, args });
+        check(elsewhere.length === 0, `the pages asked other origins for ${elsewhere}`);
+        check(errors.length === 0, `the pages reported errors:\n${errors.join("\n")}`);
+    });
+}
 
 // A page with storage of its own (where a page keeps its seats), as a person
 // on their own device. Requests to origins other than the server's are noted

@@ -9,10 +9,8 @@
 // a chosen ply with AnalyzePosition's lines. Screenshot: OUT/web-client-
 // analysis.png (and docs/ with FOXGEESE_UPDATE_SCREENSHOTS=1).
 // Usage: node web-client-bot.test.mjs --server BIN --pg-state FILE --out DIR --docs DIR
-import { api, clickMove, gameIdOf, openPerson, text, waitForMoves, waitForText } from "./client.mjs";
-import { check, launchChromium, options, run, screenshot, startServer, waitFor } from "./lib.mjs";
-
-const args = options("server", "pg-state", "out");
+import { api, clientTest, clickMove, gameIdOf, text, waitForMoves, waitForText } from "./client.mjs";
+import { check, screenshot, waitFor } from "./lib.mjs";
 
 // The fox's choice: the longest capture, else a quiet move picked by a
 // fixed sequence (so that a run is repeatable as far as the bot is).
@@ -21,12 +19,8 @@ function choose(legalMoves, turn) {
     return captures[0] ?? legalMoves[(turn * 7) % legalMoves.length];
 }
 
-await run("web client bot", async (cleanup) => {
-    const url = await startServer({ binary: args.server, pgState: args["pg-state"], logDir: args.out, name: "web-client-bot" }, cleanup);
-    const browser = await launchChromium(cleanup);
-    const errors = [];
-    const elsewhere = [];
-    const page = await openPerson(browser, cleanup, { label: "person", url, errors, elsewhere, viewport: { width: 1200, height: 900 } });
+await clientTest("web client bot", async ({ url, person, args }) => {
+    const page = await person("person", { viewport: { width: 1200, height: 900 } });
 
     // --- a game against the computer, level 1, the person as the fox ---------
     await page.goto(`${url}/`);
@@ -135,7 +129,4 @@ await run("web client bot", async (cleanup) => {
     await waitForText(page, "position-side", "Scores from the view of: Fox.");
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, "web-client-analysis.png", args);
-
-    check(elsewhere.length === 0, `the page asked other origins for ${elsewhere}`);
-    check(errors.length === 0, `the page reported errors:\n${errors.join("\n")}`);
 });

@@ -9,10 +9,8 @@
 // the same clock, where the new geese's player aborts before moving. Screenshot: OUT/web-client-clock.png (and docs/ with
 // FOXGEESE_UPDATE_SCREENSHOTS=1).
 // Usage: node web-client-clock.test.mjs --server BIN --pg-state FILE --out DIR --docs DIR
-import { api, clickMove, gameIdOf, openPerson, text, waitForMoves, waitForText } from "./client.mjs";
-import { check, launchChromium, options, run, screenshot, startServer, waitFor } from "./lib.mjs";
-
-const args = options("server", "pg-state", "out");
+import { api, clientTest, clickMove, gameIdOf, text, waitForMoves, waitForText } from "./client.mjs";
+import { check, screenshot, waitFor } from "./lib.mjs";
 
 // "0:14" or "9.8" (under ten seconds) in milliseconds.
 function clockMs(shown) {
@@ -20,13 +18,7 @@ function clockMs(shown) {
     return parts.length === 1 ? parts[0] * 1000 : (parts[0] * 60 + parts[1]) * 1000;
 }
 
-await run("web client clock", async (cleanup) => {
-    const url = await startServer({ binary: args.server, pgState: args["pg-state"], logDir: args.out, name: "web-client-clock" }, cleanup);
-    const browser = await launchChromium(cleanup);
-    const errors = [];
-    const elsewhere = [];
-    const person = (label) => openPerson(browser, cleanup, { label, url, errors, elsewhere });
-
+await clientTest("web client clock", async ({ url, person, args }) => {
     // --- a game with a 15 s clock, created and joined from the pages ---------
     const fox = await person("fox");
     await fox.goto(`${url}/`);
@@ -98,7 +90,4 @@ await run("web client clock", async (cleanup) => {
     await fox.locator("#abort").waitFor({ state: "visible" });
     await fox.click("#abort");
     for (const page of [fox, geese]) await waitForText(page, "status", "Game over, no result (aborted before both sides had moved).");
-
-    check(elsewhere.length === 0, `the pages asked other origins for ${elsewhere}`);
-    check(errors.length === 0, `the pages reported errors:\n${errors.join("\n")}`);
 });

@@ -11,24 +11,16 @@
 // docs/web-client.png with FOXGEESE_UPDATE_SCREENSHOTS=1).
 // Usage: node web-client-game.test.mjs --server BIN --pg-state FILE --out DIR --docs DIR
 // (ctest also passes --openapi FILE, which this test does not need)
-import { classesOf, gameIdOf, movesListed, openPerson, pieceAt, piecesOfCode, piecesShown, point, text, waitForMoves, waitForText } from "./client.mjs";
-import { check, launchChromium, options, run, screenshot, startServer, waitFor } from "./lib.mjs";
-
-const args = options("server", "pg-state", "out");
+import { classesOf, clientTest, gameIdOf, movesListed, pieceAt, piecesOfCode, piecesShown, point, text, waitForMoves, waitForText } from "./client.mjs";
+import { check, screenshot, waitFor } from "./lib.mjs";
 
 // Five geese, the fox to move: the fox wins in three plies, the last a
 // double jump (which could go on to a third) that leaves the geese below four.
 const START = "3/F2/7/2G4/G2G2G/3/1G1 f 0 0";
 
-await run("web client game", async (cleanup) => {
-    const url = await startServer({ binary: args.server, pgState: args["pg-state"], logDir: args.out, name: "web-client-game" }, cleanup);
+await clientTest("web client game", async ({ url, person, args }) => {
     const { variants } = await (await fetch(`${url}/v1/variants`)).json();
     check(variants.length > 1, "the server lists fewer than two variants");
-
-    const browser = await launchChromium(cleanup);
-    const errors = [];
-    const elsewhere = [];
-    const person = (label) => openPerson(browser, cleanup, { label, url, errors, elsewhere });
 
     // --- the home page's form draws every variant's board -----------------
     const fox = await person("fox");
@@ -173,7 +165,4 @@ await run("web client game", async (cleanup) => {
     const spectator = await person("spectator");
     await spectator.goto(`${url}/#game=${created.game.gameId}`);
     await waitForText(spectator, "status", "Game over, no result (cancelled before anyone joined).");
-
-    check(elsewhere.length === 0, `the pages asked other origins for ${elsewhere}`);
-    check(errors.length === 0, `the pages reported errors:\n${errors.join("\n")}`);
 });

@@ -18,24 +18,14 @@
 // Screenshots: OUT/web-client-home.png, OUT/web-client-phone.png (and
 // docs/ with FOXGEESE_UPDATE_SCREENSHOTS=1).
 // Usage: node web-client-lobby.test.mjs --server BIN --pg-state FILE --out DIR --docs DIR
-import { api, clickMove, gameIdOf, openPerson, text, waitForMoves, waitForText } from "./client.mjs";
-import { check, launchChromium, options, run, screenshot, startServer, waitFor } from "./lib.mjs";
+import { api, clientTest, clickMove, gameIdOf, text, waitForMoves, waitForText } from "./client.mjs";
+import { check, screenshot, waitFor } from "./lib.mjs";
 
-const args = options("server", "pg-state", "out");
 // The shortest absence the server allows before a claim, so that the test
 // sees a claim refused, then accepted, within seconds.
 const GONE_SECONDS = 5;
 
-await run("web client lobby", async (cleanup) => {
-    const url = await startServer({
-        binary: args.server, pgState: args["pg-state"], logDir: args.out, name: "web-client-lobby",
-        flags: [`--opponent-gone-seconds=${GONE_SECONDS}`],
-    }, cleanup);
-    const browser = await launchChromium(cleanup);
-    const errors = [];
-    const elsewhere = [];
-    const person = (label, extra = {}) => openPerson(browser, cleanup, { label, url, errors, elsewhere, ...extra });
-
+await clientTest("web client lobby", async ({ url, person, args }) => {
     // --- the lobby lists a new public game without a reload ----------------------
     const visitor = await person("visitor", { viewport: { width: 1100, height: 900 } });
     await visitor.goto(`${url}/`);
@@ -169,7 +159,4 @@ await run("web client lobby", async (cleanup) => {
     await waitForText(phone, "game-title", greek.find((v) => v.name === "standard").displayName);
     await waitForText(phone, "name-fox", "Αλεπού (εσείς)");
     await waitForText(phone, "game-facts", "με τον υπολογιστή, επίπεδο 1");
-
-    check(elsewhere.length === 0, `the pages asked other origins for ${elsewhere}`);
-    check(errors.length === 0, `the pages reported errors:\n${errors.join("\n")}`);
-});
+}, { flags: [`--opponent-gone-seconds=${GONE_SECONDS}`] });

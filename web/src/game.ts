@@ -119,7 +119,8 @@ export class GamePage {
         } else if (event.drawOffered) {
             const by = event.drawOffered.by;
             this.game.drawOfferedBy = by;
-            this.note = () => t("note.drawOffered", { side: sideName(by, this.variant) });
+            // The offer comes back to the page that made it too.
+            this.note = this.mine(by) ? () => t("note.youOfferedDraw") : () => t("note.drawOffered", { side: sideName(by, this.variant) });
             this.render();
         } else if (event.drawAnswered) {
             const { accepted, by } = event.drawAnswered;
@@ -132,7 +133,7 @@ export class GamePage {
         } else if (event.rematchOffered) {
             const by = event.rematchOffered.by;
             this.game.rematchOfferedBy = by;
-            this.note = () => t("note.rematchOffered", { side: sideName(by, this.variant) });
+            this.note = this.mine(by) ? () => t("note.youOfferedRematch") : () => t("note.rematchOffered", { side: sideName(by, this.variant) });
             this.render();
         } else if (event.rematchAnswered) {
             const { accepted, gameId } = event.rematchAnswered;
@@ -197,6 +198,11 @@ export class GamePage {
     private mySide(): Side | undefined {
         if (this.seat?.seat === "SEAT_BOTH") return this.game.sideToMove;
         return sideOfSeat(this.seat?.seat);
+    }
+
+    // Whether this device holds `side`'s seat alone (not both seats).
+    private mine(side: Side): boolean {
+        return sideOfSeat(this.seat?.seat) === side;
     }
 
     private myTurn(): boolean {
