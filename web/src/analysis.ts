@@ -26,7 +26,7 @@ export class AnalysisPage {
 
     async open(): Promise<void> {
         $("analysis-page").hidden = false;
-        $("analysis-game").hidden = !this.gameId;
+        $("analysis-game").hidden = $("plies-card").hidden = !this.gameId;
         $("board-variant-field").hidden = !!this.gameId;
         if (!this.gameId) {
             this.fillVariants();

@@ -256,18 +256,13 @@ export class GamePage {
         if (!board) return;
         const steps: Record<string, [number, number]> = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
         const step = steps[event.key];
+        if (!step && !["Enter", " ", "Escape"].includes(event.key)) return;
+        event.preventDefault();
         this.keyboardUsed = true;
         this.cursor ??= this.firstCursor();
-        if (step) {
-            this.cursor = nextPoint(board, this.cursor, step[0], step[1]);
-        } else if (event.key === "Enter" || event.key === " ") {
-            this.click(this.cursor);
-        } else if (event.key === "Escape") {
-            this.entry.reset();
-        } else {
-            return;
-        }
-        event.preventDefault();
+        if (step) this.cursor = nextPoint(board, this.cursor, step[0], step[1]);
+        else if (event.key === "Escape") this.entry.reset();
+        else this.click(this.cursor);
         this.render();
     }
 
@@ -297,7 +292,9 @@ export class GamePage {
         } catch (e) {
             showError(e);
             // Someone moved first: show the board as it is now.
-            if (e instanceof ApiError && e.reason === "PLY_MISMATCH") this.setGame(await this.context.api.getGame(this.gameId));
+            if (e instanceof ApiError && e.reason === "PLY_MISMATCH") {
+                await this.context.api.getGame(this.gameId).then((game) => this.setGame(game), () => undefined);
+            }
             return false;
         } finally {
             this.busy = false;
@@ -574,7 +571,7 @@ export class GamePage {
         const deadline = clocks?.firstMoveDeadline() ? clocks.untilDeadline() : undefined;
         const note = $("deadline-note");
         note.hidden = deadline === undefined || this.game.state !== "GAME_STATE_ACTIVE";
-        if (deadline !== undefined) note.textContent = t("game.firstMoveDeadline", { seconds: Math.max(0, Math.ceil(deadline / 1000)) });
+        if (deadline !== undefined) note.textContent = t("game.firstMoveDeadline", { time: formatClock(deadline) });
 
         const when = $("claim-when");
         const waitMs = this.claimableAt === null ? 0 : this.claimableAt - Date.now();

@@ -128,7 +128,7 @@ const en = {
     "game.cancel": "Cancel the game",
     "game.export": "Download the record",
     "game.analyse": "Analyse the game",
-    "game.firstMoveDeadline": "First move within {seconds} s, or the game is aborted.",
+    "game.firstMoveDeadline": "First move within {time}, or the game is aborted.",
 
     "player.you": "you",
     "player.computer": "computer, level {level}",
@@ -307,7 +307,7 @@ const el: Table = {
     "game.cancel": "Ακύρωση παρτίδας",
     "game.export": "Λήψη καταγραφής",
     "game.analyse": "Ανάλυση παρτίδας",
-    "game.firstMoveDeadline": "Πρώτη κίνηση μέσα σε {seconds} δευτ., αλλιώς η παρτίδα ματαιώνεται.",
+    "game.firstMoveDeadline": "Πρώτη κίνηση μέσα σε {time}, αλλιώς η παρτίδα ματαιώνεται.",
 
     "player.you": "εσείς",
     "player.computer": "υπολογιστής, επίπεδο {level}",
@@ -483,7 +483,7 @@ const pl: Table = {
     "game.cancel": "Anuluj partię",
     "game.export": "Pobierz zapis",
     "game.analyse": "Analizuj partię",
-    "game.firstMoveDeadline": "Pierwszy ruch w ciągu {seconds} s, inaczej partia zostanie przerwana.",
+    "game.firstMoveDeadline": "Pierwszy ruch w ciągu {time}, inaczej partia zostanie przerwana.",
 
     "player.you": "ty",
     "player.computer": "komputer, poziom {level}",
@@ -659,7 +659,7 @@ const tr: Table = {
     "game.cancel": "Oyunu geri çek",
     "game.export": "Kaydı indir",
     "game.analyse": "Oyunu analiz et",
-    "game.firstMoveDeadline": "İlk hamle {seconds} sn içinde yapılmazsa oyun iptal edilir.",
+    "game.firstMoveDeadline": "İlk hamle {time} içinde yapılmazsa oyun iptal edilir.",
 
     "player.you": "siz",
     "player.computer": "bilgisayar, seviye {level}",
@@ -835,7 +835,7 @@ const nb: Table = {
     "game.cancel": "Avlys partiet",
     "game.export": "Last ned referatet",
     "game.analyse": "Analyser partiet",
-    "game.firstMoveDeadline": "Første trekk innen {seconds} s, ellers blir partiet avbrutt.",
+    "game.firstMoveDeadline": "Første trekk innen {time}, ellers blir partiet avbrutt.",
 
     "player.you": "deg",
     "player.computer": "datamaskin, nivå {level}",
