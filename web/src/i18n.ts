@@ -475,7 +475,7 @@ const pl: Table = {
     "game.accept": "Przyjmij",
     "game.decline": "Odrzuć",
     "game.typeMove": "Twój ruch (np. d4-d5)",
-    "game.play": "Wykonaj",
+    "game.play": "Zagraj",
     "game.offerDraw": "Zaproponuj remis",
     "game.resign": "Poddaj się",
     "game.confirmResign": "Poddać tę partię?",
@@ -667,7 +667,7 @@ const tr: Table = {
     "player.online": "bağlı",
     "player.away": "uzakta",
 
-    "claim.away": "Rakibiniz ortada yok. Yeterince uzun süre yok olursa galibiyeti isteyebilirsiniz.",
+    "claim.away": "Rakibiniz ayrıldı. Yeterince uzun süre dönmezse galibiyeti isteyebilirsiniz.",
     "claim.from": "{time} itibarıyla isteyebilirsiniz ({seconds} sn sonra).",
     "claim.now": "Şimdi isteyebilirsiniz.",
     "claim.win": "Galibiyeti iste",
