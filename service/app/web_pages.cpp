@@ -30,16 +30,23 @@ std::shared_ptr<const StaticContent> web_pages(bool web_client) {
             pages->add("/docs", name, file.bytes, kDocsPolicy);
         } else if (name.rfind("docs/", 0) == 0) {
             pages->add("/" + name, name, file.bytes, kDocsPolicy);
-        } else if (name.rfind("play/", 0) == 0) {
+        } else if (name.rfind("site/", 0) == 0) {
+            // The client is the site's home page; its scripts and style
+            // are under /assets/.
             if (!web_client) continue;
-            const bool index = name == "play/index.html";
-            pages->add(index ? "/play/" : "/" + name, name, file.bytes, kClientPolicy);
+            const bool index = name == "site/index.html";
+            pages->add(index ? "/" : name.substr(4), name, file.bytes, kClientPolicy);
         } else {
             throw std::logic_error("embedded web file " + name + " has no place on the server");
         }
     }
     pages->redirect("/docs/", "/docs");
-    if (web_client) pages->redirect("/play", "/play/");
+    // The client was served at /play/ before: its links (share links keep
+    // their #fragment across the redirect) lead to the home page now.
+    if (web_client) {
+        pages->redirect("/play", "/");
+        pages->redirect("/play/", "/");
+    }
     return pages;
 }
 

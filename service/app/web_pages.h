@@ -1,6 +1,6 @@
 // The pages a replica serves besides the API, from the files embedded at
 // build time (web/): the API docs at /docs, always, and the reference web
-// client at /play/ when asked for (--web-client).
+// client as the site's home page, /, when asked for (--web-client).
 #pragma once
 
 #include <memory>

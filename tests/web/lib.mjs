@@ -80,7 +80,7 @@ export function databaseUrl(stateFile) {
 // Starts foxgeese-server with the web client on, and waits until /readyz
 // says ready. `register` gets the cleanup that stops it (and prints its log
 // when the test failed).
-export async function startServer({ binary, pgState, logDir, name }, register) {
+export async function startServer({ binary, pgState, logDir, name, flags = [] }, register) {
     const [grpcPort, httpPort] = [await freePort(), await freePort()];
     fs.mkdirSync(logDir, { recursive: true });
     const logPath = path.join(logDir, `${name}.server.log`);
@@ -88,7 +88,7 @@ export async function startServer({ binary, pgState, logDir, name }, register) {
     const child = spawn(binary, [
         "serve", `--database-url=${databaseUrl(pgState)}`, "--listen-address=127.0.0.1",
         `--grpc-port=${grpcPort}`, `--http-port=${httpPort}`, "--web-client=true",
-        "--drain-seconds=1", "--log-level=warn",
+        "--drain-seconds=1", "--log-level=warn", ...flags,
     ], { stdio: ["ignore", log, log] });
     let exited = null;
     const exit = new Promise((resolve) => {
@@ -139,11 +139,24 @@ export async function launchChromium(register) {
     return browser;
 }
 
+// A screenshot of `page` as OUT/<name>; with FOXGEESE_UPDATE_SCREENSHOTS=1
+// also as DOCS/<name> (the source tree's docs/, --docs), so that the
+// pictures in the docs show what the client does now.
+export async function screenshot(page, name, { out, docs }) {
+    const file = path.join(out, name);
+    await page.screenshot({ path: file });
+    if (process.env.FOXGEESE_UPDATE_SCREENSHOTS === "1") {
+        check(docs && fs.existsSync(docs), `--docs ${docs} is not a directory`);
+        fs.copyFileSync(file, path.join(docs, name));
+    }
+}
+
 // Everything a page reports as going wrong: uncaught errors and console
-// errors, for the test to check at the end.
-export function watchForErrors(page, label, errors) {
+// errors (but those `expected` says the test asked for), for the test to
+// check at the end.
+export function watchForErrors(page, label, errors, expected = () => false) {
     page.on("pageerror", (e) => errors.push(`${label}: uncaught ${e.message}`));
     page.on("console", (m) => {
-        if (m.type() === "error") errors.push(`${label}: console ${m.text()}`);
+        if (m.type() === "error" && !expected(m)) errors.push(`${label}: console ${m.text()}`);
     });
 }

@@ -1,103 +1,35 @@
-// The reference web client (/play/) in headless Chromium, played by two
-// browser pages with their own storage, as two people on two devices: every
-// variant's board is drawn from its ListVariants geometry; the fox's player
-// creates a table and reads its share link; the geese's player opens the
-// link and joins; both see each other online; they play a whole game by
-// clicking points (clicks that make no legal move change nothing, the
-// fox's double jump is entered point by point), each following the other's
-// moves live; then the finished game is replayed move by move. A screenshot
-// of the fox's page at the end goes to OUT/web-client.png.
-// Usage: node web-client-game.test.mjs --server BIN --pg-state FILE --out DIR
+// The reference web client (/) in headless Chromium, played by two browser
+// pages with their own storage, as two people on two devices: every
+// variant's board is drawn from its ListVariants geometry on the home page;
+// the fox's player creates a game and reads its share link; the geese's
+// player opens the link (in its old /play/ form, which redirects to /) and
+// joins; both see each other online; they play a whole game by clicking
+// points (clicks that make no legal move change nothing, the fox's double
+// jump is entered point by point), each following the other's moves live;
+// then the finished game is replayed with the slider and the buttons. A
+// screenshot of the fox's page at the end is OUT/web-client.png (and
+// docs/web-client.png with FOXGEESE_UPDATE_SCREENSHOTS=1).
+// Usage: node web-client-game.test.mjs --server BIN --pg-state FILE --out DIR --docs DIR
 // (ctest also passes --openapi FILE, which this test does not need)
-import { check, launchChromium, options, run, startServer, waitFor, watchForErrors } from "./lib.mjs";
-
-const args = options("server", "pg-state", "out");
+import { classesOf, clientTest, gameIdOf, movesListed, pieceAt, piecesOfCode, piecesShown, point, text, waitForMoves, waitForText } from "./client.mjs";
+import { check, screenshot, waitFor } from "./lib.mjs";
 
 // Five geese, the fox to move: the fox wins in three plies, the last a
 // double jump (which could go on to a third) that leaves the geese below four.
 const START = "3/F2/7/2G4/G2G2G/3/1G1 f 0 0";
 
-// The page's state as a test reads it.
-const point = (page, name) => page.locator(`#board [data-point="${name}"]`);
-const text = (page, id) => page.locator(`#${id}`).innerText();
-const pieceAt = (page, name) =>
-    point(page, name).evaluate((node) => (node.querySelector(".piece.fox") ? "F" : node.querySelector(".piece.goose") ? "G" : ""));
-const classesOf = (page, name) => point(page, name).getAttribute("class").then((c) => c.split(" "));
-const movesListed = (page) => page.locator("#move-list li").allInnerTexts();
-
-async function waitForText(page, id, wanted) {
-    return waitFor(`#${id} to say "${wanted}"`, async () => (await text(page, id)).includes(wanted));
-}
-
-async function waitForMoves(page, count) {
-    let moves = [];
-    try {
-        return await waitFor(`${count} moves in the move list`, async () => {
-            moves = await movesListed(page);
-            return moves.length === count ? moves : null;
-        });
-    } catch (e) {
-        e.message += ` (it lists ${moves.join(" ") || "none"}; the status says "${await text(page, "status")}")`;
-        throw e;
-    }
-}
-
-// Every piece on the board, as "F@c6 G@a3 ..." sorted.
-async function piecesShown(page) {
-    return page.evaluate(() => [...document.querySelectorAll("#board [data-point]")]
-        .flatMap((node) => {
-            const piece = node.querySelector(".piece.fox") ? "F" : node.querySelector(".piece.goose") ? "G" : "";
-            return piece ? [`${piece}@${node.getAttribute("data-point")}`] : [];
-        })
-        .sort()
-        .join(" "));
-}
-
-// The pieces a position code puts on a board, read here independently of the
-// client: ranks from the highest down, each rank's points from the left, F
-// or G for a piece and a digit for that many empty points.
-function piecesOfCode(code, board) {
-    const pieces = [];
-    code.split(" ")[0].split("/").forEach((row, i) => {
-        const rank = board.ranks - 1 - i;
-        const points = board.points.filter((p) => p.rank === rank).sort((a, b) => a.file - b.file);
-        let at = 0;
-        for (const c of row) {
-            if (/[1-9]/.test(c)) at += Number(c);
-            else pieces.push(`${c}@${points[at++].name}`);
-        }
-    });
-    return pieces.sort().join(" ");
-}
-
-await run("web client game", async (cleanup) => {
-    const url = await startServer({ binary: args.server, pgState: args["pg-state"], logDir: args.out, name: "web-client-game" }, cleanup);
+await clientTest("web client game", async ({ url, person, args }) => {
     const { variants } = await (await fetch(`${url}/v1/variants`)).json();
     check(variants.length > 1, "the server lists fewer than two variants");
 
-    const browser = await launchChromium(cleanup);
-    const errors = [];
-    const elsewhere = [];
-    async function openPlayer(label) {
-        // A context each: separate localStorage, where a page keeps its seat.
-        const context = await browser.newContext({ viewport: { width: 1040, height: 700 } });
-        cleanup(() => context.close());
-        const page = await context.newPage();
-        watchForErrors(page, label, errors);
-        page.on("request", (request) => {
-            if (!request.url().startsWith(`${url}/`)) elsewhere.push(`${label}: ${request.url()}`);
-        });
-        return page;
-    }
-
-    // --- the new-table form draws every variant's board ---------------------
-    const fox = await openPlayer("fox");
-    await fox.goto(`${url}/play/`);
+    // --- the home page's form draws every variant's board -----------------
+    const fox = await person("fox");
+    await fox.goto(`${url}/`);
     await waitFor("the variants in the form", async () => (await fox.locator("#variant option").count()) === variants.length);
     for (const variant of variants) {
         await fox.selectOption("#variant", variant.name);
         const drawn = await waitFor(`the board of ${variant.name}`, () => fox.evaluate((name) => {
-            const svg = document.getElementById("board");
+            const svg = document.getElementById("preview");
             if (svg.getAttribute("data-board") !== name) return null;
             return {
                 points: [...svg.querySelectorAll("[data-point]")].map((n) => n.getAttribute("data-point")).sort(),
@@ -111,7 +43,7 @@ await run("web client game", async (cleanup) => {
         check(drawn.pen === variant.pen.length, `${variant.name}: ${drawn.pen} pen points drawn, ${variant.pen.length} listed`);
     }
 
-    // --- the fox's player creates a table and gets its share link ----------
+    // --- the fox's player creates a game and gets its share link ----------
     await fox.selectOption("#variant", "standard");
     await fox.selectOption("#seat", "SEAT_CHOICE_FOX");
     await fox.locator("details summary").click();
@@ -120,21 +52,24 @@ await run("web client game", async (cleanup) => {
     await fox.locator("#share").waitFor({ state: "visible" });
     const link = await fox.inputValue("#share-link");
     const hash = new URLSearchParams(new URL(link).hash.slice(1));
-    check(link.startsWith(`${url}/play/#`) && hash.get("game") && hash.get("invite"), `the share link ${link} lacks the game or the invite`);
+    check(link.startsWith(`${url}/#`) && hash.get("game") && hash.get("invite"), `the share link ${link} lacks the game or the invite`);
     await waitForText(fox, "status", "Waiting for an opponent");
-    check((await fox.locator("#join").isHidden()), "the creator is offered to join their own game");
+    check(await fox.locator("#join").isHidden(), "the creator is offered to join their own game");
 
-    // --- the geese's player opens the link and joins -------------------------
-    const geese = await openPlayer("geese");
-    await geese.goto(link);
+    // --- the geese's player opens the link where the client used to be ----
+    const geese = await person("geese");
+    await geese.goto(link.replace(`${url}/#`, `${url}/play/#`));
+    check(new URL(geese.url()).pathname === "/", `/play/ led to ${geese.url()}, not to /`);
     await waitForText(geese, "status", "A seat is open: join to play.");
     check(await geese.locator("#share").isHidden(), "a page without a seat shows the share link");
     await geese.click("#join");
-    await waitForText(geese, "status", "Waiting for the fox.");
-    await waitForText(fox, "status", "Your move (the fox).");
+    await waitForText(geese, "status", "Your opponent's move (Fox).");
+    await waitForText(fox, "status", "Your move (Fox).");
     // Each follows the game live with the seat token, so each sees the other.
-    await waitForText(fox, "presence-geese", "Geese: online");
-    await waitForText(geese, "presence-fox", "Fox: online");
+    await waitForText(fox, "presence-geese", "online");
+    await waitForText(geese, "presence-fox", "online");
+    await waitForText(fox, "name-fox", "Fox (you)");
+    await waitForText(geese, "name-geese", "Geese (you)");
     check(await geese.locator("#connection").getAttribute("data-state") === "live", "the geese's page is not following the game live");
 
     // --- ply 1, the fox: c6-c5 -------------------------------------------------
@@ -153,14 +88,14 @@ await run("web client game", async (cleanup) => {
     await point(fox, "c5").click();
     await waitForMoves(geese, 1);
     await waitFor("the fox on c5 on the geese's page", async () => (await pieceAt(geese, "c5")) === "F");
-    await waitForText(geese, "status", "Your move (the geese).");
+    await waitForText(geese, "status", "Your move (Geese).");
 
     // --- ply 2, the geese: d1-d2 -----------------------------------------------
     await point(geese, "d1").click();
     await point(geese, "d2").click();
     await waitForMoves(fox, 2);
     await waitFor("the goose on d2 on the fox's page", async () => (await pieceAt(fox, "d2")) === "G");
-    await waitForText(fox, "status", "Your move (the fox).");
+    await waitForText(fox, "status", "Your move (Fox).");
 
     // --- ply 3, the fox: the double jump c5xc3xe3, point by point ----------------
     await point(fox, "c5").click();
@@ -177,22 +112,24 @@ await run("web client game", async (cleanup) => {
     await point(fox, "e3").click();
     for (const page of [fox, geese]) {
         const moves = await waitForMoves(page, 3);
-        check(JSON.stringify(moves) === JSON.stringify(["c6-c5", "d1-d2", "c5xc3xe3"]), `the move list is ${moves}`);
-        await waitForText(page, "status", "Game over: the fox wins (too few geese are left).");
+        check(JSON.stringify(moves.map((m) => m.trim())) === JSON.stringify(["c6-c5", "d1-d2", "c5xc3xe3"]), `the move list is ${moves}`);
+        await waitForText(page, "status", "Game over. Winner: Fox (too few geese are left).");
     }
     check((await pieceAt(geese, "c4")) === "" && (await pieceAt(geese, "d3")) === "", "the jumped geese are still on the board");
     check(await fox.locator("#resign").isHidden(), "a finished game offers to resign");
-    await fox.screenshot({ path: `${args.out}/web-client.png` });
+    check(await fox.locator("#analysis-link").isVisible(), "a finished game offers no analysis");
+    const record = await fetch(await fox.locator("#export-link").getAttribute("href").then((href) => new URL(href, url).href));
+    check(record.ok && (await record.text()).includes("c5xc3xe3"), "the record link does not give the game's record");
+    await screenshot(fox, "web-client.png", args);
 
     // --- the geese's player replays the game ---------------------------------------
-    const replay = await (await fetch(`${url}/v1/games/${hash.get("game")}/moves`)).json();
+    const replay = await (await fetch(`${url}/v1/games/${gameIdOf(geese)}/moves`)).json();
     const board = variants.find((v) => v.name === "standard").board;
     const expected = (position) => piecesOfCode(position, board);
-    await geese.click("#replay");
     await waitForText(geese, "replay-ply", "3 / 3");
     await geese.click("#replay-first");
     await waitForText(geese, "replay-ply", "0 / 3");
-    await waitForText(geese, "status", "Replay: the start.");
+    await waitForText(geese, "status", "Replay: ply 0 of 3.");
     check(await piecesShown(geese) === expected(replay.startPosition), "the replay's start is not the game's start");
     for (let ply = 1; ply <= replay.moves.length; ++ply) {
         await geese.click("#replay-forward");
@@ -202,10 +139,15 @@ await run("web client game", async (cleanup) => {
         check(shown === wanted, `after ply ${ply} the replay shows ${shown}, the server lists ${wanted}`);
         check((await classesOf(geese, replay.moves[ply - 1].to)).includes("last-to"), `ply ${ply}'s move is not marked`);
     }
-    await geese.click("#replay-back");
-    await waitForText(geese, "replay-ply", "2 / 3");
-    await geese.click("#replay-exit");
-    await geese.locator("#replay-controls").waitFor({ state: "hidden" });
+    // The slider, by keyboard: Home goes to the start, an arrow one ply on.
+    await geese.locator("#replay-slider").focus();
+    await geese.keyboard.press("Home");
+    await waitForText(geese, "replay-ply", "0 / 3");
+    await geese.keyboard.press("ArrowRight");
+    await waitForText(geese, "replay-ply", "1 / 3");
+    check(await piecesShown(geese) === expected(replay.moves[0].position), "the slider's ply 1 shows another position");
+    await geese.click("#replay-live");
+    await waitForText(geese, "replay-ply", "3 / 3");
     await waitForText(geese, "status", "Game over");
 
     // --- a game that ended with no result says so -----------------------------
@@ -220,10 +162,7 @@ await run("web client game", async (cleanup) => {
         body: "{}",
     });
     check(cancelled.ok, `CancelGame answered ${cancelled.status}`);
-    const spectator = await openPlayer("spectator");
-    await spectator.goto(`${url}/play/#game=${created.game.gameId}`);
-    await waitForText(spectator, "status", "Game over, no result: cancelled before anyone joined.");
-
-    check(elsewhere.length === 0, `the pages asked other origins for ${elsewhere}`);
-    check(errors.length === 0, `the pages reported errors:\n${errors.join("\n")}`);
+    const spectator = await person("spectator");
+    await spectator.goto(`${url}/#game=${created.game.gameId}`);
+    await waitForText(spectator, "status", "Game over, no result (cancelled before anyone joined).");
 });

@@ -19,6 +19,24 @@ export type CreateGameResponse = Schemas["foxgeese.v1.CreateGameResponse"] & { g
 export type JoinGameResponse = Schemas["foxgeese.v1.JoinGameResponse"] & { game: Game };
 export type ListMovesResponse = Schemas["foxgeese.v1.ListMovesResponse"] & { game: Game };
 export type WatchEvent = Schemas["foxgeese.v1.WatchGameResponse"];
+export type TimeControl = Schemas["foxgeese.v1.TimeControl"];
+export type Clocks = Schemas["foxgeese.v1.Clocks"];
+export type GameListFilter = Schemas["foxgeese.v1.GameListFilter"];
+export type GameOptions = Schemas["foxgeese.v1.GameOptions"];
+export type Visibility = Schemas["foxgeese.v1.Visibility"];
+export type Score = Schemas["foxgeese.v1.Score"];
+export type PlyAnalysis = Schemas["foxgeese.v1.PlyAnalysis"];
+export type MoveMark = Schemas["foxgeese.v1.MoveMark"];
+export type GameAnalysis = Schemas["foxgeese.v1.AnalyzeGameResponse"];
+export type PositionAnalysis = Schemas["foxgeese.v1.AnalyzePositionResponse"];
+export type AnalyzePositionRequest = Schemas["foxgeese.v1.AnalyzePositionRequest"];
+// A rematch's answer: the caller's seat in the new game, when there is one.
+export interface RematchSeat {
+    game: Game;
+    rematch?: Game;
+    seat: Seat;
+    seatToken: string;
+}
 export type ErrorReason = Schemas["google.rpc.ErrorInfo"]["reason"];
 type Status = Schemas["google.rpc.Status"];
 
@@ -99,9 +117,10 @@ export class Api {
         return (await response.json()) as T;
     }
 
-    async listVariants(): Promise<Variant[]> {
-        // The browser's Accept-Language picks the language of the texts.
-        const reply = await this.call<Schemas["foxgeese.v1.ListVariantsResponse"]>("GET", "/v1/variants");
+    // The variants with their names, rules and option texts in `language`.
+    async listVariants(language: string): Promise<Variant[]> {
+        const reply = await this.call<Schemas["foxgeese.v1.ListVariantsResponse"]>(
+            "GET", `/v1/variants?language=${encodeURIComponent(language)}`);
         return reply.variants.map((v) => ({ ...v, board: present(v.board, `board of ${v.name}`) }));
     }
 
@@ -133,18 +152,76 @@ export class Api {
     }
 
     async resign(gameId: string, token: string): Promise<Game> {
-        const reply = await this.call<Schemas["foxgeese.v1.ResignGameResponse"]>("POST", `/v1/games/${encodeURIComponent(gameId)}:resign`, {}, token);
-        return present(reply.game, "game");
+        return this.seatAction<Schemas["foxgeese.v1.ResignGameResponse"]>(gameId, "resign", {}, token);
     }
 
     async offerDraw(gameId: string, token: string): Promise<Game> {
-        const reply = await this.call<Schemas["foxgeese.v1.OfferDrawResponse"]>("POST", `/v1/games/${encodeURIComponent(gameId)}:offerDraw`, {}, token);
-        return present(reply.game, "game");
+        return this.seatAction<Schemas["foxgeese.v1.OfferDrawResponse"]>(gameId, "offerDraw", {}, token);
     }
 
     async respondDraw(gameId: string, accept: boolean, token: string): Promise<Game> {
-        const reply = await this.call<Schemas["foxgeese.v1.RespondDrawResponse"]>(
-            "POST", `/v1/games/${encodeURIComponent(gameId)}:respondDraw`, { accept }, token);
+        return this.seatAction<Schemas["foxgeese.v1.RespondDrawResponse"]>(gameId, "respondDraw", { accept }, token);
+    }
+
+    async abort(gameId: string, token: string): Promise<Game> {
+        return this.seatAction<Schemas["foxgeese.v1.AbortGameResponse"]>(gameId, "abort", {}, token);
+    }
+
+    async cancel(gameId: string, token: string): Promise<Game> {
+        return this.seatAction<Schemas["foxgeese.v1.CancelGameResponse"]>(gameId, "cancel", {}, token);
+    }
+
+    // Refused with OPPONENT_PRESENT while the opponent is here or not gone
+    // long enough; its metadata "claimable_at" says from when a claim works.
+    async claimVictory(gameId: string, draw: boolean, token: string): Promise<Game> {
+        return this.seatAction<Schemas["foxgeese.v1.ClaimVictoryResponse"]>(gameId, "claimVictory", { draw }, token);
+    }
+
+    async offerRematch(gameId: string, token: string): Promise<RematchSeat> {
+        const reply = await this.call<Schemas["foxgeese.v1.OfferRematchResponse"]>(
+            "POST", `/v1/games/${encodeURIComponent(gameId)}:offerRematch`, {}, token);
+        return { ...reply, game: present(reply.game, "game") };
+    }
+
+    async respondRematch(gameId: string, accept: boolean, token: string): Promise<RematchSeat> {
+        const reply = await this.call<Schemas["foxgeese.v1.RespondRematchResponse"]>(
+            "POST", `/v1/games/${encodeURIComponent(gameId)}:respondRematch`, { accept }, token);
+        return { ...reply, game: present(reply.game, "game") };
+    }
+
+    async joinRematch(gameId: string, token: string): Promise<JoinGameResponse> {
+        const reply = await this.call<Schemas["foxgeese.v1.JoinRematchResponse"]>(
+            "POST", `/v1/games/${encodeURIComponent(gameId)}:joinRematch`, {}, token);
+        return { ...reply, game: present(reply.game, "game") };
+    }
+
+    async listGames(filter: GameListFilter, pageSize: number): Promise<Game[]> {
+        const query = new URLSearchParams({ filter, pageSize: String(pageSize) });
+        const reply = await this.call<Schemas["foxgeese.v1.ListGamesResponse"]>("GET", `/v1/games?${query}`);
+        return reply.games;
+    }
+
+    // Where ExportGame's text record of a game is (a link can download it).
+    recordUrl(gameId: string): string {
+        return this.url(`/v1/games/${encodeURIComponent(gameId)}/record`);
+    }
+
+    async importGame(record: string, visibility: Visibility): Promise<Game> {
+        const reply = await this.call<Schemas["foxgeese.v1.ImportGameResponse"]>("POST", "/v1/games:import", { record, visibility });
+        return present(reply.game, "game");
+    }
+
+    async analyzeGame(gameId: string): Promise<GameAnalysis> {
+        return this.call<GameAnalysis>("POST", `/v1/games/${encodeURIComponent(gameId)}:analyze`, {});
+    }
+
+    async analyzePosition(request: AnalyzePositionRequest): Promise<PositionAnalysis> {
+        return this.call<PositionAnalysis>("POST", "/v1/positions:analyze", request);
+    }
+
+    // The calls that act for a seat and answer with the game.
+    private async seatAction<T extends { game?: Game }>(gameId: string, action: string, body: object, token: string): Promise<Game> {
+        const reply = await this.call<T>("POST", `/v1/games/${encodeURIComponent(gameId)}:${action}`, body, token);
         return present(reply.game, "game");
     }
 }

@@ -33,6 +33,7 @@ export interface Marks {
     path?: readonly string[];       // the move being entered, point by point
     targets?: Iterable<string>;     // where the move being entered can go next
     lastMove?: { from: string; to: string; captured: readonly string[] };
+    cursor?: string | undefined;    // the point the keyboard is on
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -95,6 +96,7 @@ export function drawBoard(svg: SVGSVGElement, board: Board, pen: readonly string
         if (marks.lastMove?.from === point.name) classes.push("last-from");
         if (marks.lastMove?.to === point.name) classes.push("last-to");
         if (captured.has(point.name)) classes.push("captured");
+        if (marks.cursor === point.name) classes.push("cursor");
         const group = element("g", { class: classes.join(" "), "data-point": point.name });
         group.append(element("circle", { class: "hit", cx: x, cy: y, r: CELL * 0.45 }));
         group.append(element("circle", { class: "spot", cx: x, cy: y, r: 5 }));
@@ -113,6 +115,7 @@ export function drawBoard(svg: SVGSVGElement, board: Board, pen: readonly string
             }
         }
         if (targets.has(point.name)) group.append(element("circle", { class: "target-dot", cx: x, cy: y, r: 9 }));
+        if (marks.cursor === point.name) group.append(element("circle", { class: "cursor-ring", cx: x, cy: y, r: CELL * 0.4 }));
         if (captured.has(point.name)) {
             group.append(element("path", { class: "captured-mark", d: `M${x - 9},${y - 9}L${x + 9},${y + 9}M${x + 9},${y - 9}L${x - 9},${y + 9}` }));
         }
@@ -124,4 +127,19 @@ function label(text: string, x: number, y: number): SVGTextElement {
     const node = element("text", { class: "coordinate", x, y });
     node.textContent = text;
     return node;
+}
+
+// The keyboard's next point from `from` in a direction (files right, ranks
+// up), skipping the empty corners of the grid; `from` itself at the edge.
+export function nextPoint(board: Board, from: string, files: number, ranks: number): string {
+    const byPlace = new Map(board.points.map((p) => [`${p.file},${p.rank}`, p.name]));
+    const start = board.points.find((p) => p.name === from);
+    if (!start) return board.points[Math.floor(board.points.length / 2)]?.name ?? from;
+    for (let file = start.file + files, rank = start.rank + ranks;
+         file >= 0 && rank >= 0 && file < board.files && rank < board.ranks;
+         file += files, rank += ranks) {
+        const name = byPlace.get(`${file},${rank}`);
+        if (name) return name;
+    }
+    return from;
 }

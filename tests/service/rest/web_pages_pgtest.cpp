@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "service/rest/openapi_document.h"
 #include "service/core/rpc_table.h"
+#include "service/rest/openapi_document.h"
 #include "tests/service/harness/rest_harness.h"
 #include "tests/support/test_database.h"
 
@@ -91,12 +91,12 @@ TEST_F(WebPagesTest, TheReplicaServesTheDocsPageButNotTheWebClientByDefault) {
     EXPECT_GT(redoc.body.size(), 500'000u);
     EXPECT_EQ(http_call(port, "GET", "/openapi.json").body, service::openapi_json());
 
-    for (const char* page : {"/play", "/play/", "/play/app.js"}) {
+    for (const char* page : {"/", "/assets/app.js", "/play", "/play/"}) {
         EXPECT_EQ(rest_reason(http_call(port, "GET", page)), "ROUTE_NOT_FOUND") << page;
     }
 }
 
-TEST_F(WebPagesTest, WithWebClientTheReplicaServesItAtPlay) {
+TEST_F(WebPagesTest, WithWebClientTheReplicaServesItAsTheHomePage) {
     service::ReplicaOptions options;
     options.database_url = test_database_url();
     options.db_pool_size = 2;
@@ -105,20 +105,30 @@ TEST_F(WebPagesTest, WithWebClientTheReplicaServesItAtPlay) {
     service::Replica replica(options);
     const int port = replica.http_port();
 
-    const HttpReply bare = http_call(port, "GET", "/play");
-    EXPECT_EQ(bare.status, 308);
-    EXPECT_EQ(bare.header("location"), "/play/");
-    const HttpReply index = http_call(port, "GET", "/play/");
+    const HttpReply index = http_call(port, "GET", "/");
     ASSERT_EQ(index.status, 200);
     EXPECT_EQ(index.header("content-type"), "text/html; charset=utf-8");
-    EXPECT_NE(index.body.find("src=\"app.js\""), std::string::npos);
-    for (const char* module : {"app", "api", "board", "moves", "watch"}) {
-        const HttpReply script = http_call(port, "GET", std::string("/play/") + module + ".js");
+    EXPECT_NE(index.body.find("src=\"assets/app.js\""), std::string::npos);
+    // Strict: scripts and styles only from the server itself, nothing inline.
+    const std::string policy = index.header("content-security-policy");
+    EXPECT_NE(policy.find("script-src 'self';"), std::string::npos) << policy;
+    EXPECT_NE(policy.find("style-src 'self';"), std::string::npos) << policy;
+    EXPECT_EQ(policy.find("unsafe"), std::string::npos) << policy;
+    for (const char* module : {"app", "api", "i18n", "dom", "context", "seats", "words", "clock",
+                               "board", "moves", "watch", "graph", "home", "game", "analysis"}) {
+        const HttpReply script = http_call(port, "GET", std::string("/assets/") + module + ".js");
         EXPECT_EQ(script.status, 200) << module;
         EXPECT_EQ(script.header("content-type"), "text/javascript; charset=utf-8") << module;
     }
-    EXPECT_EQ(http_call(port, "GET", "/play/style.css").header("content-type"),
+    EXPECT_EQ(http_call(port, "GET", "/assets/style.css").header("content-type"),
               "text/css; charset=utf-8");
+    // Links to where the client was before lead to the home page (a share
+    // link's #fragment stays with the browser across the redirect).
+    for (const char* old_path : {"/play", "/play/"}) {
+        const HttpReply moved = http_call(port, "GET", old_path);
+        EXPECT_EQ(moved.status, 308) << old_path;
+        EXPECT_EQ(moved.header("location"), "/") << old_path;
+    }
     EXPECT_EQ(http_call(port, "GET", "/docs").status, 200);
     replica.shutdown();
 }
