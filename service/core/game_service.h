@@ -18,6 +18,7 @@
 #include "service/core/analysis_slots.h"
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
+#include "service/core/move_judgement.h"
 #include "service/core/rate_limits.h"
 #include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
@@ -62,19 +63,6 @@ struct GameServiceOptions {
 
 // What a seat does about a rematch (rematch.cpp).
 enum class RematchAct { kOffer, kAccept, kDecline };
-
-// A move to make (make_move.cpp): by a seat token's holder or by the bot.
-struct MoveAttempt {
-    std::string game_id;
-    std::string notation;
-    std::optional<int> expected_ply;
-    std::string request_hash;   // empty without a request_id
-    std::int64_t received = 0;  // when it arrived, on the service's Clock
-};
-// The seat(s) a move's author holds in the game as read, or why none.
-using SeatOf = std::function<ServiceResult<Held>(const storage::GameRow&)>;
-
-struct PlannedMove;  // make_move.cpp
 
 class GameService {
   public:
