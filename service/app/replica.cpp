@@ -65,7 +65,7 @@ Replica::Replica(const ReplicaOptions& options)
     store_->announce_changes_with(
         [notifier = notifier_.get()](const std::string& game_id) { notifier->changed(game_id); });
     probe_store_ = std::make_unique<storage::PostgresGameStore>(*probe_pool_);
-    presence_ = std::make_unique<storage::PresenceStore>(*pool_);
+    presence_ = std::make_unique<storage::PostgresPresenceStore>(*pool_);
     logic_ = std::make_unique<GameService>(*store_, *presence_, clock_, &metrics_, options.game);
     sweeper_ = std::make_unique<GameSweeper>(*store_, clock_, options.sweep_interval);
     hub_ = std::make_unique<WatchHub>(options.database_url, *store_, *presence_, clock_,

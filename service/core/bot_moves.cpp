@@ -62,7 +62,7 @@ std::uint64_t bot_seed(const std::string& game_id) {
     return hash;
 }
 
-BotWorker::BotWorker(GameService& service, storage::PostgresGameStore& store, Clock& clock,
+BotWorker::BotWorker(GameService& service, storage::GameStore& store, Clock& clock,
                      std::string server_id, BotWorkerOptions options, Metrics* metrics)
     : service_(service),
       store_(store),

@@ -357,7 +357,7 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                 }
                 if (g.bot_side != 0) {
                     g.bot_client_key = bot_client_key(call.client_address);
-                    using Insert = storage::PostgresGameStore::BotGameInsert;
+                    using Insert = storage::GameStore::BotGameInsert;
                     const Insert inserted = store_.insert_bot_game(
                         g, wanted.start_key, options_.bot_games_per_address, budget);
                     if (inserted == Insert::kOverLimit) return too_many_bot_games(options_);

@@ -23,8 +23,8 @@
 #include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
 #include "service/runtime/metrics.h"
+#include "storage/game_store.h"
 #include "storage/move_context_cache.h"
-#include "storage/postgres_game_store.h"
 #include "storage/presence_store.h"
 
 namespace foxgeese::service {
@@ -67,7 +67,7 @@ enum class RematchAct { kOffer, kAccept, kDecline };
 class GameService {
   public:
     // Metrics are optional (tests of the logic alone pass none).
-    GameService(storage::PostgresGameStore& store, storage::PresenceStore& presence, Clock& clock,
+    GameService(storage::GameStore& store, storage::PresenceStore& presence, Clock& clock,
                 Metrics* metrics = nullptr, GameServiceOptions options = {})
         : store_(store),
           presence_(presence),
@@ -183,7 +183,7 @@ class GameService {
     using AnalysisLease = std::unique_ptr<AnalysisSlots::Lease>;
     ServiceResult<AnalysisLease> lease_analysis(const CallContext& call);
 
-    storage::PostgresGameStore& store_;
+    storage::GameStore& store_;
     storage::PresenceStore& presence_;
     Clock& clock_;
     Metrics* metrics_;

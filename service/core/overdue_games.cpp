@@ -20,15 +20,16 @@ bool settle_overdue(storage::GameWithLastMove& current, std::int64_t now_us,
         (side_to_move(g) == Side::kFox ? g.fox_clock_ms : g.geese_clock_ms) = 0;
     }
     if (g.draw_offered_by != 0)
-        events.push_back(event_bytes(draw_answered_event(false, other_side_number(g.draw_offered_by)),
-                                     ended_at));
+        events.push_back(event_bytes(
+            draw_answered_event(false, other_side_number(g.draw_offered_by)), ended_at));
     finish(g, ending->result, ending->reason, ended_at);
     g.updated_us = now_us;
-    events.push_back(event_bytes(game_ended_event(game_view(g, current.last_move, now_us)), now_us));
+    events.push_back(
+        event_bytes(game_ended_event(game_view(g, current.last_move, now_us)), now_us));
     return true;
 }
 
-GameSweeper::GameSweeper(storage::PostgresGameStore& store, Clock& clock,
+GameSweeper::GameSweeper(storage::GameStore& store, Clock& clock,
                          std::chrono::milliseconds interval)
     : store_(store), clock_(clock), interval_(interval) {}
 

@@ -106,7 +106,7 @@ struct RematchSeat {
 
 // Creates the rematch of a finished game if it is not there yet, then gives
 // the holder of `old_token_hash` their kept seat(s) with a fresh token.
-ServiceResult<RematchSeat> take_rematch_seat(storage::PostgresGameStore& store, Clock& clock,
+ServiceResult<RematchSeat> take_rematch_seat(storage::GameStore& store, Clock& clock,
                                              const GameRow& old, const std::string& old_token_hash,
                                              std::int64_t open_ttl_us,
                                              const storage::CallBudget& budget) {
@@ -168,7 +168,7 @@ struct RematchDecision {
 // `may_create` is asked once the decision would bring the rematch into
 // being: a new game counts against its client's creation limit.
 ServiceResult<RematchDecision> decide_rematch(
-    storage::PostgresGameStore& store, Clock& clock, const std::string& id, const Bearer& token,
+    storage::GameStore& store, Clock& clock, const std::string& id, const Bearer& token,
     RematchAct act, const std::function<std::optional<ServiceError>()>& may_create,
     const storage::CallBudget& budget) {
     RematchDecision decision;

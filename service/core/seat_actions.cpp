@@ -46,8 +46,8 @@ std::optional<ServiceError> check_state(const GameRow& g, Needs needs) {
 // the locked row (an overdue clock is settled first), `change` decides, and
 // the reply holds the game as it stands after.
 template <class Response>
-ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& clock,
-                                    RateLimiter& limit, const char* rpc, const std::string& raw_id,
+ServiceResult<Response> seat_action(storage::GameStore& store, Clock& clock, RateLimiter& limit,
+                                    const char* rpc, const std::string& raw_id,
                                     const CallContext& call, Needs needs,
                                     const SeatChange& change) {
     std::string id;

@@ -10,6 +10,7 @@
 #include "service/core/game_views.h"
 #include "service/core/seat_auth.h"
 #include "service/core/secrets.h"
+#include "storage/postgres_game_store.h"
 
 namespace foxgeese::service {
 namespace {
@@ -144,7 +145,7 @@ class WatchHub::SubscriptionImpl : public WatchHub::Subscription {
     std::atomic<bool> done_{false};
 };
 
-WatchHub::WatchHub(std::string database_url, storage::PostgresGameStore& store,
+WatchHub::WatchHub(std::string database_url, storage::GameFeed& store,
                    storage::PresenceStore& presence, Clock& clock, WatchHubOptions options)
     : database_url_(std::move(database_url)),
       store_(store),
@@ -165,7 +166,7 @@ WatchHub::~WatchHub() {
 }
 
 void WatchHub::start() {
-    threads_.emplace_back([this] { listen_loop(); });
+    if (!database_url_.empty()) threads_.emplace_back([this] { listen_loop(); });
     threads_.emplace_back([this] { refresh_loop(); });
     threads_.emplace_back([this] { refresh_loop(); });
     threads_.emplace_back([this] { timer_loop(); });
@@ -237,19 +238,22 @@ void WatchHub::run_later(std::function<void()> task) {
     queue_wake_.notify_one();
 }
 
+void WatchHub::heard(const std::string& game_id, bool presence) {
+    // Only games someone here watches are worth a read.
+    bool watched;
+    {
+        std::lock_guard lock(mutex_);
+        watched = games_.count(game_id) > 0;
+    }
+    if (watched) mark_dirty(game_id, presence ? kPresence : kEvents);
+}
+
 void WatchHub::listen_loop() {
     while (!stopping_) {
         try {
             pqxx::connection conn(database_url_);
-            EventReceiver receiver(conn, [this](const std::string& id, bool presence) {
-                // Only games someone here watches are worth a read.
-                bool watched;
-                {
-                    std::lock_guard lock(mutex_);
-                    watched = games_.count(id) > 0;
-                }
-                if (watched) mark_dirty(id, presence ? kPresence : kEvents);
-            });
+            EventReceiver receiver(
+                conn, [this](const std::string& id, bool presence) { heard(id, presence); });
             // Anything may have changed while no LISTEN was active.
             mark_all_dirty(kEvents | kPresence);
             while (!stopping_)

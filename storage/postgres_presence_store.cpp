@@ -1,4 +1,4 @@
-#include "storage/presence_store.h"
+#include "storage/postgres_presence_store.h"
 
 #include <pqxx/pqxx>
 
@@ -13,9 +13,10 @@ constexpr std::int64_t kPresenceRowRetentionUs = 10LL * 60 * 1'000'000;
 
 }  // namespace
 
-void PresenceStore::connect(const std::string& game_id, int side, const std::string& watcher_id,
-                            const std::string& server_id, std::int64_t now_us,
-                            std::int64_t expires_us, const CallBudget& budget) {
+void PostgresPresenceStore::connect(const std::string& game_id, int side,
+                                    const std::string& watcher_id, const std::string& server_id,
+                                    std::int64_t now_us, std::int64_t expires_us,
+                                    const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         tx.exec_prepared("presence_connect", game_id, side, watcher_id, server_id, now_us,
@@ -24,8 +25,9 @@ void PresenceStore::connect(const std::string& game_id, int side, const std::str
     });
 }
 
-void PresenceStore::disconnect(const std::string& game_id, int side, const std::string& watcher_id,
-                               std::int64_t now_us, const CallBudget& budget) {
+void PostgresPresenceStore::disconnect(const std::string& game_id, int side,
+                                       const std::string& watcher_id, std::int64_t now_us,
+                                       const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         tx.exec_prepared("presence_disconnect", game_id, side, watcher_id, now_us);
@@ -33,8 +35,8 @@ void PresenceStore::disconnect(const std::string& game_id, int side, const std::
     });
 }
 
-void PresenceStore::seen(const std::string& game_id, int side, std::int64_t now_us,
-                         std::int64_t until_us, const CallBudget& budget) {
+void PostgresPresenceStore::seen(const std::string& game_id, int side, std::int64_t now_us,
+                                 std::int64_t until_us, const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         tx.exec_prepared("presence_seen", game_id, side, now_us, until_us);
@@ -42,8 +44,8 @@ void PresenceStore::seen(const std::string& game_id, int side, std::int64_t now_
     });
 }
 
-int PresenceStore::refresh(const std::string& server_id, std::int64_t now_us,
-                           std::int64_t expires_us, const CallBudget& budget) {
+int PostgresPresenceStore::refresh(const std::string& server_id, std::int64_t now_us,
+                                   std::int64_t expires_us, const CallBudget& budget) {
     return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         const int refreshed = static_cast<int>(
@@ -53,8 +55,8 @@ int PresenceStore::refresh(const std::string& server_id, std::int64_t now_us,
     });
 }
 
-void PresenceStore::drop_server(const std::string& server_id, std::int64_t now_us,
-                                const CallBudget& budget) {
+void PostgresPresenceStore::drop_server(const std::string& server_id, std::int64_t now_us,
+                                        const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         tx.exec_prepared("presence_drop_server", server_id, now_us);
@@ -62,9 +64,9 @@ void PresenceStore::drop_server(const std::string& server_id, std::int64_t now_u
     });
 }
 
-std::pair<SeatPresence, SeatPresence> PresenceStore::presence(const std::string& game_id,
-                                                              std::int64_t now_us,
-                                                              const CallBudget& budget) {
+std::pair<SeatPresence, SeatPresence> PostgresPresenceStore::presence(const std::string& game_id,
+                                                                      std::int64_t now_us,
+                                                                      const CallBudget& budget) {
     return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         const pqxx::result r = tx.exec_prepared("presence", game_id, now_us);
