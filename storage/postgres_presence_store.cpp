@@ -13,33 +13,34 @@ constexpr std::int64_t kPresenceRowRetentionUs = 10LL * 60 * 1'000'000;
 
 }  // namespace
 
-void PostgresPresenceStore::connect(const std::string& game_id, int side,
+void PostgresPresenceStore::connect(const std::string& game_id, Side side,
                                     const std::string& watcher_id, const std::string& server_id,
                                     std::int64_t now_us, std::int64_t expires_us,
                                     const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
-        tx.exec_prepared("presence_connect", game_id, side, watcher_id, server_id, now_us,
-                         expires_us);
+        tx.exec_prepared("presence_connect", game_id, static_cast<int>(side), watcher_id, server_id,
+                         now_us, expires_us);
         return true;
     });
 }
 
-void PostgresPresenceStore::disconnect(const std::string& game_id, int side,
+void PostgresPresenceStore::disconnect(const std::string& game_id, Side side,
                                        const std::string& watcher_id, std::int64_t now_us,
                                        const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
-        tx.exec_prepared("presence_disconnect", game_id, side, watcher_id, now_us);
+        tx.exec_prepared("presence_disconnect", game_id, static_cast<int>(side), watcher_id,
+                         now_us);
         return true;
     });
 }
 
-void PostgresPresenceStore::seen(const std::string& game_id, int side, std::int64_t now_us,
+void PostgresPresenceStore::seen(const std::string& game_id, Side side, std::int64_t now_us,
                                  std::int64_t until_us, const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
-        tx.exec_prepared("presence_seen", game_id, side, now_us, until_us);
+        tx.exec_prepared("presence_seen", game_id, static_cast<int>(side), now_us, until_us);
         return true;
     });
 }

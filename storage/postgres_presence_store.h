@@ -13,12 +13,12 @@ class PostgresPresenceStore : public PresenceStore {
   public:
     explicit PostgresPresenceStore(ConnectionPool& pool) : pool_(pool) {}
 
-    void connect(const std::string& game_id, int side, const std::string& watcher_id,
+    void connect(const std::string& game_id, Side side, const std::string& watcher_id,
                  const std::string& server_id, std::int64_t now_us, std::int64_t expires_us,
                  const CallBudget& budget = {}) override;
-    void disconnect(const std::string& game_id, int side, const std::string& watcher_id,
+    void disconnect(const std::string& game_id, Side side, const std::string& watcher_id,
                     std::int64_t now_us, const CallBudget& budget = {}) override;
-    void seen(const std::string& game_id, int side, std::int64_t now_us, std::int64_t until_us,
+    void seen(const std::string& game_id, Side side, std::int64_t now_us, std::int64_t until_us,
               const CallBudget& budget = {}) override;
     int refresh(const std::string& server_id, std::int64_t now_us, std::int64_t expires_us,
                 const CallBudget& budget = {}) override;

@@ -18,17 +18,17 @@ class PresenceStore {
   public:
     virtual ~PresenceStore() = default;
 
-    // side is 1 (fox side) or 2 (geese). Connecting also closes the seat's
+    // Connecting also closes the seat's
     // CreateGame / JoinGame retry window: its token has been used.
-    virtual void connect(const std::string& game_id, int side, const std::string& watcher_id,
+    virtual void connect(const std::string& game_id, Side side, const std::string& watcher_id,
                          const std::string& server_id, std::int64_t now_us, std::int64_t expires_us,
                          const CallBudget& budget = {}) = 0;
-    virtual void disconnect(const std::string& game_id, int side, const std::string& watcher_id,
+    virtual void disconnect(const std::string& game_id, Side side, const std::string& watcher_id,
                             std::int64_t now_us, const CallBudget& budget = {}) = 0;
     // A seat's token was used (a call it authenticated) at `now_us`: the
     // seat counts as present until `until_us`, like a watcher whose server
     // stopped refreshing it, and as gone since its last use after that.
-    virtual void seen(const std::string& game_id, int side, std::int64_t now_us,
+    virtual void seen(const std::string& game_id, Side side, std::int64_t now_us,
                       std::int64_t until_us, const CallBudget& budget = {}) = 0;
     // Keeps a server's rows alive; returns how many it refreshed. Also folds
     // rows that expired long ago (servers that died) into departures.

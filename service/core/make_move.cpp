@@ -77,11 +77,11 @@ ServiceResult<v1::MakeMoveResponse> GameService::make_bot_move(const std::string
         return play_move(
             attempt,
             [](const GameRow& g) -> ServiceResult<Held> {
-                if (g.bot_side == 0) {
+                if (g.bot.side == storage::Side::kNone) {
                     return make_error(StatusCode::kFailedPrecondition, "NO_BOT",
                                       "this game has no bot");
                 }
-                return g.bot_side == storage::side::kFox ? Held::kFox : Held::kGeese;
+                return g.bot.side == storage::Side::kFox ? Held::kFox : Held::kGeese;
             },
             budget);
     });
@@ -119,7 +119,7 @@ ServiceResult<v1::MakeMoveResponse> GameService::play_move(const MoveAttempt& at
         ctx = store_.load_move_context(id, attempt.request_hash, budget);
         if (!ctx) return game_not_found(id);
         const bool moved_on = judged_at && (ctx->game.ply != *judged_at ||
-                                            ctx->game.state != storage::game_state::kActive);
+                                            ctx->game.state != storage::GameState::kActive);
         if (moved_on && !ctx->earlier_try) break;
         judged_at = ctx->game.ply;
         Judgement judged = judge(*ctx, attempt, seat, clock_.now_us());
@@ -131,7 +131,7 @@ ServiceResult<v1::MakeMoveResponse> GameService::play_move(const MoveAttempt& at
         if (auto done = write_move(*ctx, *judged.plan, budget)) return std::move(*done);
     }
     // Lost a race: say where the game is now.
-    if (ctx->game.state == storage::game_state::kFinished) return game_over_on_time(ctx->game);
+    if (ctx->game.state == storage::GameState::kFinished) return game_over_on_time(ctx->game);
     return ply_mismatch(ctx->game.ply,
                         "the game moved on while this move was being applied: reload it");
 }
@@ -145,7 +145,7 @@ std::optional<v1::MakeMoveResponse> GameService::write_move(const storage::MoveC
     if (metrics_) metrics_->moves_applied.add({after.variant});
     spdlog::debug("game {}: ply {} {}", after.game_id, plan.write.move.ply,
                   plan.write.move.notation);
-    if (after.state == storage::game_state::kActive)
+    if (after.state == storage::GameState::kActive)
         move_cache_.store(context_after(ctx, plan.write, *applied), clock_.now_us());
     else
         move_cache_.forget(after.game_id);

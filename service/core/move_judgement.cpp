@@ -7,6 +7,7 @@
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_views.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 namespace {
@@ -19,8 +20,7 @@ using storage::MoveRow;
 ServiceResult<v1::MakeMoveResponse> replay_earlier_try(const MoveRow& earlier, Held held,
                                                        const Board& board,
                                                        const Result<MovePath>& path) {
-    const bool same_seat =
-        holds_side(held, earlier.side == v1::SIDE_FOX ? Side::kFox : Side::kGeese);
+    const bool same_seat = holds_side(held, engine_side(earlier.side));
     const bool same_move = same_seat && path && format_path(board, *path) == earlier.notation;
     if (!same_move) {
         return invalid_argument("request_id",
@@ -54,11 +54,11 @@ Judgement Judgement::out_of_time() {
 
 ServiceError game_over_on_time(const GameRow& settled) {
     const std::string message =
-        settled.end_reason == v1::END_REASON_ABORTED
+        api(settled.end_reason) == v1::END_REASON_ABORTED
             ? "the game is over: it was aborted because a first move was not made in time"
-        : settled.end_reason == v1::END_REASON_TIMEOUT
+        : api(settled.end_reason) == v1::END_REASON_TIMEOUT
             ? std::string("the game is over: the ") +
-                  (settled.result == v1::GAME_RESULT_GEESE_WIN ? "fox side's" : "geese's") +
+                  (api(settled.result) == v1::GAME_RESULT_GEESE_WIN ? "fox side's" : "geese's") +
                   " time ran out"
             : "the game is over";
     return make_error(StatusCode::kFailedPrecondition, "GAME_OVER", message);
@@ -114,10 +114,10 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     after.updated_us = now;
     close_retry_windows(after, held);
     // The other side's pending draw offer is declined by moving.
-    if (after.draw_offered_by != 0 && after.draw_offered_by != side_number(mover))
-        after.draw_offered_by = 0;
+    if (after.draw_offered_by != storage::Side::kNone && after.draw_offered_by != stored(mover))
+        after.draw_offered_by = storage::Side::kNone;
     if (status.over())
-        finish(after, result_number(status.outcome), end_reason_number(status.reason), now);
+        finish(after, api_result(status.outcome), api_end_reason(status.reason), now);
     // The opponent's turn starts at this commit (none once the game is over).
     start_turn(after, now);
 
@@ -125,7 +125,7 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     row.game_id = g.game_id;
     row.ply = pos.ply();
     row.notation = format_move(board, move);
-    row.side = side_number(mover);
+    row.side = stored(mover);
     row.captured = captured_points(board, move);
     row.position = after.position;
     row.state = after.state;
@@ -135,8 +135,8 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     row.created_us = now;
     if (think_ms) {
         row.think_ms = think_ms;
-        row.fox_clock_ms = after.fox_clock_ms;
-        row.geese_clock_ms = after.geese_clock_ms;
+        row.fox_clock_ms = after.clocks.fox_ms;
+        row.geese_clock_ms = after.clocks.geese_ms;
     }
 
     PlannedMove plan;
@@ -152,9 +152,9 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     *made.mutable_move_made()->mutable_move() = plan.response.move();
     *made.mutable_move_made()->mutable_game() = plan.response.game();
     events.push_back(event_bytes(std::move(made), now));
-    if (g.draw_offered_by != 0 && after.draw_offered_by == 0)
-        events.push_back(event_bytes(draw_answered_event(false, side_number(mover)), now));
-    if (after.state == storage::game_state::kFinished)
+    if (g.draw_offered_by != storage::Side::kNone && after.draw_offered_by == storage::Side::kNone)
+        events.push_back(event_bytes(draw_answered_event(false, stored(mover)), now));
+    if (after.state == storage::GameState::kFinished)
         events.push_back(event_bytes(game_ended_event(plan.response.game()), now));
     plan.write = storage::MoveWrite{g.ply,          ctx.version, std::move(after),
                                     std::move(row), key,         std::move(events)};

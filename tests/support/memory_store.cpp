@@ -24,7 +24,7 @@ constexpr std::int64_t kPresenceRowRetentionUs = 10LL * 60 * 1'000'000;
 bool bot_to_move(const GameRow& g) {
     const std::size_t space = g.position.find(' ');
     const char side = space == std::string::npos ? '\0' : g.position[space + 1];
-    return side == (g.bot_side == storage::side::kFox ? 'f' : 'g');
+    return side == (g.bot.side == storage::Side::kFox ? 'f' : 'g');
 }
 
 }  // namespace
@@ -94,10 +94,10 @@ void MemoryStore::insert(const GameRow& row, const std::string& start_position_k
     g.row = row;
     // The columns insert_game leaves to their defaults.
     g.row.updated_us = row.created_us;
-    g.row.draw_offered_by = 0;
+    g.row.draw_offered_by = storage::Side::kNone;
     g.row.event_seq = 0;
-    g.row.rematch_offered_by = 0;
-    g.row.rematch_game_id.clear();
+    g.row.rematch.offered_by = storage::Side::kNone;
+    g.row.rematch.game_id.clear();
     g.version = ++last_version_;
     g.occurrences[start_position_key] = storage::Occurrence{1, row.start_ply};
     games_.emplace(row.game_id, std::move(g));
@@ -123,11 +123,11 @@ MemoryStore::BotGameInsert MemoryStore::insert_bot_game(const GameRow& row,
                                                         int limit,
                                                         const storage::CallBudget& budget) {
     std::lock_guard lock(mutex_);
-    if (limit > 0 && !row.bot_client_key.empty()) {
+    if (limit > 0 && !row.bot.client_key.empty()) {
         const auto running = std::count_if(games_.begin(), games_.end(), [&](const auto& entry) {
             const GameRow& g = entry.second.row;
-            return g.bot_client_key == row.bot_client_key && g.bot_side != 0 &&
-                   g.state == storage::game_state::kActive;
+            return g.bot.client_key == row.bot.client_key && g.bot.side != storage::Side::kNone &&
+                   g.state == storage::GameState::kActive;
         });
         if (running >= limit) return BotGameInsert::kOverLimit;
     }
@@ -189,7 +189,7 @@ std::optional<GameWithLastMove> MemoryStore::find_game_by_token(const std::strin
     // The fox seat's digest first, as the statement looks it up.
     for (const bool fox : {true, false}) {
         for (const auto& [id, g] : games_) {
-            if ((fox ? g.row.fox_token_hash : g.row.geese_token_hash) == token_hash)
+            if ((fox ? g.row.seats.fox.token_hash : g.row.seats.geese.token_hash) == token_hash)
                 return with_last_move(g);
         }
     }
@@ -223,7 +223,7 @@ std::optional<storage::AppliedMove> MemoryStore::apply_move(const storage::MoveW
         std::lock_guard lock(mutex_);
         const GameRow& a = w.game_after;
         Game* g = game(a.game_id);
-        if (!g || g->row.ply != w.previous_ply || g->row.state != storage::game_state::kActive ||
+        if (!g || g->row.ply != w.previous_ply || g->row.state != storage::GameState::kActive ||
             g->version != w.previous_version) {
             return std::nullopt;
         }
@@ -242,12 +242,12 @@ std::optional<storage::AppliedMove> MemoryStore::apply_move(const storage::MoveW
         row.draw_offered_by = a.draw_offered_by;
         row.updated_us = a.updated_us;
         row.finished_us = a.finished_us;
-        row.fox_retry_until_us = a.fox_retry_until_us;
-        row.geese_retry_until_us = a.geese_retry_until_us;
-        row.fox_clock_ms = a.fox_clock_ms;
-        row.geese_clock_ms = a.geese_clock_ms;
-        row.turn_started_us = a.turn_started_us;
-        row.deadline_us = a.deadline_us;
+        row.seats.fox.retry_until_us = a.seats.fox.retry_until_us;
+        row.seats.geese.retry_until_us = a.seats.geese.retry_until_us;
+        row.clocks.fox_ms = a.clocks.fox_ms;
+        row.clocks.geese_ms = a.clocks.geese_ms;
+        row.clocks.turn_started_us = a.clocks.turn_started_us;
+        row.clocks.deadline_us = a.clocks.deadline_us;
         g->bot_claimed_until_us = 0;
         g->bot_claimed_by.clear();
         g->version = ++last_version_;
@@ -280,25 +280,25 @@ void MemoryStore::write_back(Game& g, GameRow& changed, const std::vector<std::s
     row.state = changed.state;
     row.result = changed.result;
     row.end_reason = changed.end_reason;
-    row.fox_token_hash = changed.fox_token_hash;
-    row.geese_token_hash = changed.geese_token_hash;
-    row.fox_request_hash = changed.fox_request_hash;
-    row.geese_request_hash = changed.geese_request_hash;
+    row.seats.fox.token_hash = changed.seats.fox.token_hash;
+    row.seats.geese.token_hash = changed.seats.geese.token_hash;
+    row.seats.fox.request_hash = changed.seats.fox.request_hash;
+    row.seats.geese.request_hash = changed.seats.geese.request_hash;
     row.draw_offered_by = changed.draw_offered_by;
     row.updated_us = changed.updated_us;
     row.finished_us = changed.finished_us;
-    row.invite_code_hash = changed.invite_code_hash;
+    row.seats.invite_code_hash = changed.seats.invite_code_hash;
     row.event_seq = changed.event_seq;
-    row.fox_retry_until_us = changed.fox_retry_until_us;
-    row.geese_retry_until_us = changed.geese_retry_until_us;
-    row.fox_clock_ms = changed.fox_clock_ms;
-    row.geese_clock_ms = changed.geese_clock_ms;
-    row.turn_started_us = changed.turn_started_us;
-    row.deadline_us = changed.deadline_us;
-    row.rematch_offered_by = changed.rematch_offered_by;
-    row.rematch_game_id = changed.rematch_game_id;
-    row.fox_reserved_hash = changed.fox_reserved_hash;
-    row.geese_reserved_hash = changed.geese_reserved_hash;
+    row.seats.fox.retry_until_us = changed.seats.fox.retry_until_us;
+    row.seats.geese.retry_until_us = changed.seats.geese.retry_until_us;
+    row.clocks.fox_ms = changed.clocks.fox_ms;
+    row.clocks.geese_ms = changed.clocks.geese_ms;
+    row.clocks.turn_started_us = changed.clocks.turn_started_us;
+    row.clocks.deadline_us = changed.clocks.deadline_us;
+    row.rematch.offered_by = changed.rematch.offered_by;
+    row.rematch.game_id = changed.rematch.game_id;
+    row.seats.fox.reserved_hash = changed.seats.fox.reserved_hash;
+    row.seats.geese.reserved_hash = changed.seats.geese.reserved_hash;
     g.version = ++last_version_;
 }
 
@@ -338,11 +338,11 @@ bool MemoryStore::modify_next_overdue(std::int64_t now_us, const GameChange& cha
         Game* overdue = nullptr;
         for (auto& [id, g] : games_) {
             const GameRow& row = g.row;
-            if (row.deadline_us == 0 || row.deadline_us > now_us) continue;
-            if (row.state != storage::game_state::kWaiting &&
-                row.state != storage::game_state::kActive)
+            if (row.clocks.deadline_us == 0 || row.clocks.deadline_us > now_us) continue;
+            if (row.state != storage::GameState::kWaiting &&
+                row.state != storage::GameState::kActive)
                 continue;
-            if (!overdue || row.deadline_us < overdue->row.deadline_us) overdue = &g;
+            if (!overdue || row.clocks.deadline_us < overdue->row.clocks.deadline_us) overdue = &g;
         }
         if (!overdue) return false;
         modify_locked(*overdue, change, false, budget, changes);
@@ -352,7 +352,7 @@ bool MemoryStore::modify_next_overdue(std::int64_t now_us, const GameChange& cha
 }
 
 bool MemoryStore::bot_move_owed(const Game& g, std::int64_t now_us) const {
-    return g.row.state == storage::game_state::kActive && g.row.bot_side != 0 &&
+    return g.row.state == storage::GameState::kActive && g.row.bot.side != storage::Side::kNone &&
            bot_to_move(g.row) && (g.bot_claimed_until_us == 0 || g.bot_claimed_until_us <= now_us);
 }
 
@@ -368,11 +368,12 @@ std::vector<storage::OwedBotMove> MemoryStore::owed_bot_moves(std::int64_t now_u
     };
     for (const auto& [id, g] : games_) {
         const GameRow& row = g.row;
-        if (row.state != storage::game_state::kActive || row.bot_side == 0) continue;
-        if (g.bot_claimed_until_us > now_us) ++running[row.bot_client_key];
+        if (row.state != storage::GameState::kActive || row.bot.side == storage::Side::kNone)
+            continue;
+        if (g.bot_claimed_until_us > now_us) ++running[row.bot.client_key];
         if (bot_move_owed(g, now_us)) {
-            by_client[row.bot_client_key].push_back(storage::OwedBotMove{
-                id, row.ply, row.bot_client_key, row.deadline_us, row.updated_us, 0});
+            by_client[row.bot.client_key].push_back(storage::OwedBotMove{
+                id, row.ply, row.bot.client_key, row.clocks.deadline_us, row.updated_us, 0});
         }
     }
     std::vector<std::pair<int, storage::OwedBotMove>> ranked;  // turn, move
@@ -417,7 +418,7 @@ bool MemoryStore::renew_bot_claim(const storage::BotClaim& claim, const std::str
     std::lock_guard lock(mutex_);
     Game* g = game(claim.game_id);
     if (!g || g->row.ply != claim.ply || g->bot_claimed_by != server_id ||
-        g->row.state != storage::game_state::kActive)
+        g->row.state != storage::GameState::kActive)
         return false;
     g->bot_claimed_until_us = until_us;
     g->version = ++last_version_;
@@ -457,17 +458,17 @@ storage::GamePage MemoryStore::list_games(
     using storage::GameListFilter;
     std::lock_guard lock(mutex_);
     auto listed = [&](const GameRow& g) {
-        if (g.visibility != storage::visibility::kPublic) return false;
+        if (g.visibility != storage::Visibility::kPublic) return false;
         if (!variant.empty() && g.variant != variant) return false;
         switch (filter) {
             case GameListFilter::kOpen:
-                return g.state == storage::game_state::kWaiting && g.rematch_of_game_id.empty();
+                return g.state == storage::GameState::kWaiting && g.rematch.of_game_id.empty();
             case GameListFilter::kActive:
-                return g.state == storage::game_state::kActive;
+                return g.state == storage::GameState::kActive;
             case GameListFilter::kRecent:
-                return g.state == storage::game_state::kFinished && !g.imported;
+                return g.state == storage::GameState::kFinished && !g.record.imported;
             case GameListFilter::kImported:
-                return g.imported;
+                return g.record.imported;
         }
         return false;
     };
@@ -544,9 +545,10 @@ void MemoryStore::depart(const SeatKey& seat, std::int64_t left_us, bool latest)
     if (!inserted) it->second = latest ? std::max(it->second, left_us) : left_us;
 }
 
-void MemoryStore::connect(const std::string& game_id, int side, const std::string& watcher_id,
-                          const std::string& server_id, std::int64_t now_us,
-                          std::int64_t expires_us, const storage::CallBudget&) {
+void MemoryStore::connect(const std::string& game_id, storage::Side side,
+                          const std::string& watcher_id, const std::string& server_id,
+                          std::int64_t now_us, std::int64_t expires_us,
+                          const storage::CallBudget&) {
     bool inserted;
     {
         std::lock_guard lock(mutex_);
@@ -556,8 +558,8 @@ void MemoryStore::connect(const std::string& game_id, int side, const std::strin
                        .second;
         // Watching with the seat's token closes its retry window.
         if (Game* g = game(game_id)) {
-            std::int64_t& window = side == storage::side::kFox ? g->row.fox_retry_until_us
-                                                               : g->row.geese_retry_until_us;
+            std::int64_t& window = side == storage::Side::kFox ? g->row.seats.fox.retry_until_us
+                                                               : g->row.seats.geese.retry_until_us;
             if (window != 0) {
                 window = 0;
                 g->version = ++last_version_;
@@ -567,8 +569,9 @@ void MemoryStore::connect(const std::string& game_id, int side, const std::strin
     if (inserted) announce({{game_id, true}});
 }
 
-void MemoryStore::disconnect(const std::string& game_id, int side, const std::string& watcher_id,
-                             std::int64_t now_us, const storage::CallBudget&) {
+void MemoryStore::disconnect(const std::string& game_id, storage::Side side,
+                             const std::string& watcher_id, std::int64_t now_us,
+                             const storage::CallBudget&) {
     {
         std::lock_guard lock(mutex_);
         if (presence_.erase(std::make_tuple(game_id, side, watcher_id)) == 0) return;
@@ -577,7 +580,7 @@ void MemoryStore::disconnect(const std::string& game_id, int side, const std::st
     announce({{game_id, true}});
 }
 
-void MemoryStore::seen(const std::string& game_id, int side, std::int64_t now_us,
+void MemoryStore::seen(const std::string& game_id, storage::Side side, std::int64_t now_us,
                        std::int64_t until_us, const storage::CallBudget&) {
     bool was;
     {
@@ -646,7 +649,7 @@ std::pair<storage::SeatPresence, storage::SeatPresence> MemoryStore::presence(
     const std::string& game_id, std::int64_t now_us, const storage::CallBudget&) {
     std::lock_guard lock(mutex_);
     storage::SeatPresence sides[2];
-    for (const int side : {storage::side::kFox, storage::side::kGeese}) {
+    for (const storage::Side side : {storage::Side::kFox, storage::Side::kGeese}) {
         std::optional<std::int64_t> connected;  // the earliest live row's
         std::optional<std::int64_t> gone;       // the latest departure or lapsed row's
         if (const auto left = departures_.find({game_id, side}); left != departures_.end())
@@ -659,7 +662,7 @@ std::pair<storage::SeatPresence, storage::SeatPresence> MemoryStore::presence(
                 gone = std::max(gone.value_or(row.refreshed_us), row.refreshed_us);
             }
         }
-        storage::SeatPresence& p = sides[side - 1];
+        storage::SeatPresence& p = sides[side == storage::Side::kFox ? 0 : 1];
         if (connected) {
             p.connected = true;
             p.since_us = *connected;

@@ -99,13 +99,13 @@ class MemoryStore final : public storage::GameStore,
         const std::vector<std::string>& game_ids, const storage::CallBudget& budget = {}) override;
 
     // PresenceStore
-    void connect(const std::string& game_id, int side, const std::string& watcher_id,
+    void connect(const std::string& game_id, storage::Side side, const std::string& watcher_id,
                  const std::string& server_id, std::int64_t now_us, std::int64_t expires_us,
                  const storage::CallBudget& budget = {}) override;
-    void disconnect(const std::string& game_id, int side, const std::string& watcher_id,
+    void disconnect(const std::string& game_id, storage::Side side, const std::string& watcher_id,
                     std::int64_t now_us, const storage::CallBudget& budget = {}) override;
-    void seen(const std::string& game_id, int side, std::int64_t now_us, std::int64_t until_us,
-              const storage::CallBudget& budget = {}) override;
+    void seen(const std::string& game_id, storage::Side side, std::int64_t now_us,
+              std::int64_t until_us, const storage::CallBudget& budget = {}) override;
     int refresh(const std::string& server_id, std::int64_t now_us, std::int64_t expires_us,
                 const storage::CallBudget& budget = {}) override;
     void drop_server(const std::string& server_id, std::int64_t now_us,
@@ -138,7 +138,7 @@ class MemoryStore final : public storage::GameStore,
         std::int64_t refreshed_us = 0;
         std::int64_t expires_us = 0;
     };
-    using SeatKey = std::pair<std::string, int>;  // game id, side
+    using SeatKey = std::pair<std::string, storage::Side>;  // game id, side
     // What a write has to announce once the lock is released.
     using Announcements = std::vector<std::pair<std::string, bool>>;
 
@@ -159,7 +159,7 @@ class MemoryStore final : public storage::GameStore,
     mutable std::mutex mutex_;
     std::map<std::string, Game> games_;
     std::int64_t last_version_ = 0;
-    std::map<std::tuple<std::string, int, std::string>, PresenceRow> presence_;
+    std::map<std::tuple<std::string, storage::Side, std::string>, PresenceRow> presence_;
     std::map<SeatKey, std::int64_t> departures_;
     std::mutex listeners_mutex_;
     std::map<int, Listener> listeners_;

@@ -9,6 +9,7 @@
 #include "engine/legal_move.h"
 #include "engine/notation.h"
 #include "engine/position_code.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 namespace {
@@ -29,16 +30,16 @@ storage::MoveContext game_at(const std::string& code = "") {
     GameRow g;
     g.game_id = "0b6f3c1e-6a4e-4c51-9d3a-6f3b2f8f6a2d";
     g.variant = "standard";
-    g.visibility = storage::visibility::kPrivate;
-    g.state = storage::game_state::kActive;
+    g.visibility = storage::Visibility::kPrivate;
+    g.state = storage::GameState::kActive;
     g.start_position = g.position = format_position_code(start);
     g.start_geese = start.geese_count();
     g.start_ply = g.ply = start.ply();
     g.quiet_plies = start.quiet_plies();
-    g.fox_token_hash = "fox";
-    g.geese_token_hash = "geese";
+    g.seats.fox.token_hash = "fox";
+    g.seats.geese.token_hash = "geese";
     g.created_us = g.updated_us = kNow - 1'000'000;
-    g.turn_started_us = g.updated_us;
+    g.clocks.turn_started_us = g.updated_us;
     g.event_seq = 2;
     return storage::MoveContext{g, std::nullopt, {}, 41};
 }
@@ -82,13 +83,13 @@ TEST(MoveJudgement, AStepPlansTheWriteAndTheReplyWithTheGameAfterIt) {
     EXPECT_EQ(w.game_after.ply, 1);
     EXPECT_EQ(w.game_after.quiet_plies, 1);
     EXPECT_EQ(w.game_after.updated_us, kNow);
-    EXPECT_EQ(w.game_after.turn_started_us, kNow);
+    EXPECT_EQ(w.game_after.clocks.turn_started_us, kNow);
     EXPECT_EQ(w.position_key, "3/3/3F3/7/GGGGGGG/GGG/GGG g");
     EXPECT_EQ(w.move.notation, "d4-d5");
-    EXPECT_EQ(w.move.side, storage::side::kFox);
+    EXPECT_EQ(w.move.side, storage::Side::kFox);
     EXPECT_EQ(w.move.ply, 1);
     EXPECT_EQ(w.move.position, w.game_after.position);
-    EXPECT_EQ(w.move.state, storage::game_state::kActive);
+    EXPECT_EQ(w.move.state, storage::GameState::kActive);
     EXPECT_TRUE(w.move.response.empty()) << "no request_id: no reply is kept";
     ASSERT_EQ(w.events.size(), 1u);
     v1::WatchGameResponse event;
@@ -127,11 +128,11 @@ TEST(MoveJudgement, ARequestIdKeepsTheReplyForItsRetries) {
 
 TEST(MoveJudgement, EachRefusalHasItsReason) {
     storage::MoveContext waiting = game_at();
-    waiting.game.state = storage::game_state::kWaiting;
+    waiting.game.state = storage::GameState::kWaiting;
     EXPECT_EQ(refusal(judge(waiting, attempt("d4-d5"), holding(Held::kFox), kNow)).reason,
               "GAME_NOT_STARTED");
     storage::MoveContext over = game_at();
-    over.game.state = storage::game_state::kFinished;
+    over.game.state = storage::GameState::kFinished;
     EXPECT_EQ(refusal(judge(over, attempt("d4-d5"), holding(Held::kFox), kNow)).reason,
               "GAME_OVER");
 
@@ -165,7 +166,7 @@ TEST(MoveJudgement, EachRefusalHasItsReason) {
 TEST(MoveJudgement, ABothSeatsTokenMovesForTheSideToMove) {
     const Judgement judged = judge(game_at(), attempt("d4-d5"), holding(Held::kBoth), kNow);
     ASSERT_TRUE(judged.plan.has_value());
-    EXPECT_EQ(judged.plan->write.move.side, storage::side::kFox);
+    EXPECT_EQ(judged.plan->write.move.side, storage::Side::kFox);
 }
 
 TEST(MoveJudgement, AnEarlierTryWithTheRequestIdIsAnsweredWithItsReply) {
@@ -189,9 +190,9 @@ TEST(MoveJudgement, AnEarlierTryWithTheRequestIdIsAnsweredWithItsReply) {
 
 TEST(MoveJudgement, AMoveAfterTheFlagFellIsNotPlanned) {
     storage::MoveContext ctx = game_at();
-    ctx.game.time_control = storage::time_control::kRealTime;
-    ctx.game.first_move_ms = 30'000;
-    ctx.game.deadline_us = kNow - 1;
+    ctx.game.clocks.time_control = storage::TimeControl::kRealTime;
+    ctx.game.clocks.first_move_ms = 30'000;
+    ctx.game.clocks.deadline_us = kNow - 1;
     const Judgement judged = judge(ctx, attempt("d4-d5"), holding(Held::kFox), kNow);
     EXPECT_TRUE(judged.overdue);
     EXPECT_FALSE(judged.plan.has_value());
@@ -205,11 +206,11 @@ TEST(MoveJudgement, TheThirdOccurrenceInTheWindowDrawsAndEndsTheGame) {
     const Judgement judged = judge(ctx, attempt("d4-d5"), holding(Held::kFox), kNow);
     ASSERT_TRUE(judged.plan.has_value());
     const storage::GameRow& after = judged.plan->write.game_after;
-    EXPECT_EQ(after.state, storage::game_state::kFinished);
-    EXPECT_EQ(after.result, v1::GAME_RESULT_DRAW);
-    EXPECT_EQ(after.end_reason, v1::END_REASON_THREEFOLD_REPETITION);
+    EXPECT_EQ(after.state, storage::GameState::kFinished);
+    EXPECT_EQ(api(after.result), v1::GAME_RESULT_DRAW);
+    EXPECT_EQ(api(after.end_reason), v1::END_REASON_THREEFOLD_REPETITION);
     EXPECT_EQ(after.finished_us, kNow);
-    EXPECT_EQ(after.turn_started_us, 0);
+    EXPECT_EQ(after.clocks.turn_started_us, 0);
     ASSERT_EQ(judged.plan->write.events.size(), 2u);
     v1::WatchGameResponse ended;
     ASSERT_TRUE(ended.ParseFromString(judged.plan->write.events[1]));
@@ -220,25 +221,25 @@ TEST(MoveJudgement, TheThirdOccurrenceInTheWindowDrawsAndEndsTheGame) {
     ctx.window_occurrences[key_after(start, "d4-d5")] = storage::Occurrence{1, 0};
     const Judgement second = judge(ctx, attempt("d4-d5"), holding(Held::kFox), kNow);
     ASSERT_TRUE(second.plan.has_value());
-    EXPECT_EQ(second.plan->write.game_after.state, storage::game_state::kActive);
+    EXPECT_EQ(second.plan->write.game_after.state, storage::GameState::kActive);
 }
 
 TEST(MoveJudgement, MovingDeclinesTheOtherSidesDrawOfferButNotYourOwn) {
     storage::MoveContext ctx = game_at();
-    ctx.game.draw_offered_by = storage::side::kGeese;
+    ctx.game.draw_offered_by = storage::Side::kGeese;
     const Judgement declined = judge(ctx, attempt("d4-d5"), holding(Held::kFox), kNow);
     ASSERT_TRUE(declined.plan.has_value());
-    EXPECT_EQ(declined.plan->write.game_after.draw_offered_by, 0);
+    EXPECT_EQ(declined.plan->write.game_after.draw_offered_by, storage::Side::kNone);
     ASSERT_EQ(declined.plan->write.events.size(), 2u);
     v1::WatchGameResponse answered;
     ASSERT_TRUE(answered.ParseFromString(declined.plan->write.events[1]));
     EXPECT_FALSE(answered.draw_answered().accepted());
     EXPECT_EQ(answered.draw_answered().by(), v1::SIDE_FOX);
 
-    ctx.game.draw_offered_by = storage::side::kFox;
+    ctx.game.draw_offered_by = storage::Side::kFox;
     const Judgement kept = judge(ctx, attempt("d4-d5"), holding(Held::kFox), kNow);
     ASSERT_TRUE(kept.plan.has_value());
-    EXPECT_EQ(kept.plan->write.game_after.draw_offered_by, storage::side::kFox);
+    EXPECT_EQ(kept.plan->write.game_after.draw_offered_by, storage::Side::kFox);
     EXPECT_EQ(kept.plan->write.events.size(), 1u);
 }
 
