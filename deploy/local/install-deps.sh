@@ -20,8 +20,18 @@ packages=(
     chromium
 )
 
+# Root runs apt-get itself (a fresh Debian has no sudo); anyone else asks sudo,
+# and only when a package is missing.
 sudo_if_needed() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "install-deps: missing Debian packages: ${missing[*]}" >&2
+        echo "install-deps: run this as root once, or install sudo, to install them" >&2
+        exit 1
+    fi
 }
 
 missing=()
