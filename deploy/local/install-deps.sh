@@ -14,8 +14,9 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
     # the database (the server's embedded default, and the tests' throwaway clusters)
     postgresql postgresql-contrib
-    # load generation and the HTTP side's tests
-    wrk curl
+    # load generation and the HTTP side's tests; jq reads the JSON answers in
+    # the README's and docs' curl examples
+    wrk curl jq
     # the web tests' browser, driven headless by playwright-core (tests/web)
     chromium
 )
