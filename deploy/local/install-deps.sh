@@ -9,7 +9,7 @@ packages=(
     # libraries
     libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
     libpqxx-dev libpq-dev libspdlog-dev libfmt-dev libssl-dev libboost-dev
-    nlohmann-json3-dev libcli11-dev
+    nlohmann-json3-dev libcli11-dev libutfcpp-dev
     # tests and benchmarks
     libgtest-dev libgmock-dev libbenchmark-dev
     # the database (the server's embedded default, and the tests' throwaway clusters)

@@ -1,6 +1,7 @@
 // Every relative link in the README and docs/ leads somewhere: the file or
 // directory exists, and an anchor (#...) names a heading of the page it
-// points into. Links to other sites are not followed.
+// points into; every path of the tree they name in code exists. Links to
+// other sites are not followed.
 // Usage: node links.test.mjs REPO_ROOT
 import fs from "node:fs";
 import path from "node:path";
@@ -33,6 +34,18 @@ await run("docs links", async () => {
             }
         }
     }
+    // Paths of the tree named in code spans (`engine/rules/board.h`) exist too,
+    // so that moving a file cannot leave the docs pointing at its old place.
+    let named = 0;
+    const topLevel = ["bench", "deploy", "docs", "engine", "examples", "migrations", "proto", "service", "storage", "tests", "tools", "web"];
+    const pathSpan = new RegExp(`\`((?:${topLevel.join("|")})/[A-Za-z0-9_./-]*)\``, "g");
+    for (const file of markdownFiles(root)) {
+        for (const [, namedPath] of fs.readFileSync(path.join(root, file), "utf8").matchAll(pathSpan)) {
+            ++named;
+            if (!fs.existsSync(path.join(root, namedPath))) broken.push(`${file}: \`${namedPath}\`: no such file or directory`);
+        }
+    }
     check(followed >= 20, `only ${followed} relative links found: the scan read the wrong files`);
+    check(named >= 20, `only ${named} paths found in code spans: the scan read the wrong files`);
     check(broken.length === 0, `broken links:\n  ${broken.join("\n  ")}`);
 });

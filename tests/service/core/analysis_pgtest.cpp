@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/score.h"
+#include "engine/search/score.h"
 #include "service/core/analysis_budget.h"
 #include "tests/service/harness/held_analysis.h"
 #include "tests/service/harness/service_harness.h"
@@ -26,7 +26,7 @@ namespace {
 
 using C = grpc::StatusCode;
 
-// Win in 1 for each side (from tests/engine/search_test.cpp): the fox takes
+// Win in 1 for each side (from tests/engine/search/search_test.cpp): the fox takes
 // two geese with g3xg5xe3, leaving three; the geese shut the fox in with
 // e5-e6.
 constexpr const char* kFoxWinsInOne = "3/3/3GG2/5GG/6F/3/G2 f 0 20";

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/game_record.h"
-#include "engine/position_code.h"
-#include "tests/engine/random_record.h"
+#include "engine/record/game_record.h"
+#include "engine/rules/position_code.h"
+#include "tests/engine/support/random_record.h"
 #include "tests/service/harness/service_harness.h"
 
 namespace foxgeese::test {
