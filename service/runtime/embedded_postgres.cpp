@@ -1,7 +1,5 @@
 #include "service/runtime/embedded_postgres.h"
 
-#include "service/runtime/text_encoding.h"
-
 #include <fcntl.h>
 #include <grp.h>
 #include <locale.h>
@@ -30,6 +28,8 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "service/runtime/text_encoding.h"
 
 namespace foxgeese::service {
 
@@ -467,23 +467,26 @@ bool wait_until_stopped(const fs::path& bin_dir, const fs::path& data_dir, const
     return true;
 }
 
-// pg_ctl stop -m fast, then -m immediate if the fast shutdown did not finish.
-void stop_running(const fs::path& bin_dir, const fs::path& data_dir) {
+// pg_ctl stop -m fast, then -m immediate if the fast shutdown did not finish;
+// with `discard` (a cluster about to be deleted) -m immediate at once, with
+// no shutdown checkpoint.
+void stop_running(const fs::path& bin_dir, const fs::path& data_dir, bool discard = false) {
     const RunAs as = run_as_for(data_dir);
     if (!is_running(bin_dir, data_dir, as)) return;
     const std::string pg_ctl = (bin_dir / "pg_ctl").string();
     const std::string timeout = std::to_string(kStopTimeoutSeconds);
-    ProcessResult result = run_process(
-        {pg_ctl, "stop", "-D", data_dir.string(), "-m", "fast", "-w", "-t", timeout}, as);
-    if (!result.ok() && is_running(bin_dir, data_dir, as)) {
+    ProcessResult result = run_process({pg_ctl, "stop", "-D", data_dir.string(), "-m",
+                                        discard ? "immediate" : "fast", "-w", "-t", timeout},
+                                       as);
+    if (!discard && !result.ok() && is_running(bin_dir, data_dir, as)) {
         spdlog::warn("PostgreSQL in {} did not stop in time; stopping it immediately",
                      data_dir.string());
         result = run_process(
             {pg_ctl, "stop", "-D", data_dir.string(), "-m", "immediate", "-w", "-t", timeout}, as);
-        if (!result.ok() && is_running(bin_dir, data_dir, as)) {
-            throw failure("could not stop the cluster in " + data_dir.string() + ": " +
-                          last_lines(result.output, 10));
-        }
+    }
+    if (!result.ok() && is_running(bin_dir, data_dir, as)) {
+        throw failure("could not stop the cluster in " + data_dir.string() + ": " +
+                      last_lines(result.output, 10));
     }
 }
 
@@ -787,12 +790,12 @@ void EmbeddedPostgres::stop() {
     if (owns_socket_dir_) remove_socket_dir(socket_dir_);
 }
 
-void EmbeddedPostgres::stop_cluster(const std::string& data_dir) {
+void EmbeddedPostgres::stop_cluster(const std::string& data_dir, bool discard) {
     const fs::path dir = fs::absolute(data_dir).lexically_normal();
     const std::optional<std::string> version = cluster_version(dir);
     if (!version) return;  // never initialised: nothing can be running
     const std::optional<PidFile> pid_file = read_pid_file(dir);
-    stop_running(find_bin_dir(version), dir);
+    stop_running(find_bin_dir(version), dir, discard);
     if (pid_file && is_temp_socket_dir(pid_file->socket_dir)) {
         remove_socket_dir(pid_file->socket_dir);
     }
