@@ -667,6 +667,46 @@ EmbeddedPostgres::EmbeddedPostgres(const Setup& setup)
       keep_running_on_destroy_(setup.keep_running_on_destroy),
       owns_socket_dir_(setup.owns_socket_dir) {}
 
+// The server that uses a data directory holds a POSIX record lock on
+// DIR.lock for as long as it runs, so that a second server started on the
+// same directory (run twice by mistake) is refused before it touches the
+// first one's cluster. The kernel drops the lock when the process ends, even
+// by SIGKILL, and the watchdog does not inherit it, so a restart after a kill
+// never waits on it.
+class EmbeddedPostgres::DataDirLock {
+  public:
+    explicit DataDirLock(const fs::path& data_dir) : path_(data_dir.string() + ".lock") {
+        fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd_ < 0) {
+            throw failure("cannot open " + path_ + ": " + std::strerror(errno));
+        }
+        struct flock lock {};
+        lock.l_type = F_WRLCK;
+        lock.l_whence = SEEK_SET;
+        if (fcntl(fd_, F_SETLK, &lock) == 0) return;
+        const int error = errno;
+        struct flock holder {};
+        holder.l_type = F_WRLCK;
+        holder.l_whence = SEEK_SET;
+        const bool known = fcntl(fd_, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK;
+        ::close(fd_);
+        if (error != EACCES && error != EAGAIN) {
+            throw failure("cannot lock " + path_ + ": " + std::strerror(error));
+        }
+        throw failure("another foxgeese-server" +
+                      (known ? " (process " + std::to_string(holder.l_pid) + ")" : std::string()) +
+                      " is using the PostgreSQL in " + data_dir.string() +
+                      ": stop it first, or give this one another --data-dir");
+    }
+    ~DataDirLock() { ::close(fd_); }
+    DataDirLock(const DataDirLock&) = delete;
+    DataDirLock& operator=(const DataDirLock&) = delete;
+
+  private:
+    std::string path_;
+    int fd_ = -1;
+};
+
 std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgresOptions& options) {
     if (options.data_dir.empty()) throw failure("no data directory given");
     if (options.database.empty()) throw failure("no database name given");
@@ -682,6 +722,7 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
     const RunAs as = run_as_for(clean_data_dir);
     require_reachable(as, clean_data_dir, "data directory");
     make_data_dir(clean_data_dir);
+    auto lock = std::make_unique<DataDirLock>(clean_data_dir);
     const std::optional<std::string> version = cluster_version(clean_data_dir);
     const fs::path bin_dir = find_bin_dir(version);
     if (as.switch_user) {
@@ -744,6 +785,7 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
     }
 
     std::unique_ptr<EmbeddedPostgres> cluster(new EmbeddedPostgres(setup));
+    cluster->lock_ = std::move(lock);
     if (!options.keep_running_on_destroy) {
         const Watchdog watchdog = start_watchdog(bin_dir, clean_data_dir, as);
         cluster->watchdog_pid_ = watchdog.pid;

@@ -63,6 +63,7 @@ class EmbeddedPostgres {
 
   private:
     struct Setup;
+    class DataDirLock;
     explicit EmbeddedPostgres(const Setup& setup);
 
     std::string bin_dir_;
@@ -78,6 +79,8 @@ class EmbeddedPostgres {
     // process's end of its pipe (-1: none, the cluster is kept running).
     int watchdog_pid_ = -1;
     int watchdog_pipe_ = -1;
+    // Held while this process uses the data directory (see DataDirLock).
+    std::unique_ptr<DataDirLock> lock_;
 };
 
 }  // namespace foxgeese::service
