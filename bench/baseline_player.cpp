@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "engine/movegen.h"
-#include "engine/zobrist.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/zobrist.h"
 
 namespace foxgeese::bench {
 namespace {

@@ -16,9 +16,9 @@
 #include <chrono>
 #include <cstdint>
 
-#include "engine/move.h"
-#include "engine/position.h"
-#include "engine/score.h"
+#include "engine/rules/move.h"
+#include "engine/rules/position.h"
+#include "engine/search/score.h"
 
 namespace foxgeese::bench {
 

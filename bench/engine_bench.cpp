@@ -7,13 +7,13 @@
 #include <cstdlib>
 #include <new>
 
-#include "engine/game_status.h"
-#include "engine/legal_move.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/perft.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/rules/game_status.h"
+#include "engine/rules/legal_move.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/perft.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 
 // Counts heap allocations so each benchmark can report them per iteration
 // (the engine promises none in perft and move generation).

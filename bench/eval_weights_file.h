@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/evaluation.h"
+#include "engine/search/evaluation.h"
 
 namespace foxgeese::bench {
 

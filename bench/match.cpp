@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
-#include "engine/notation.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 #include "eval_weights_file.h"
 #include "match_game.h"
 #include "match_players.h"

@@ -2,11 +2,11 @@
 
 #include <stdexcept>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
-#include "engine/repetition_history.h"
-#include "engine/zobrist.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/repetition_history.h"
+#include "engine/rules/zobrist.h"
 
 namespace foxgeese::bench {
 

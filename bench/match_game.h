@@ -1,4 +1,4 @@
-// One game between two players, judged by the rules (engine/game_status.h)
+// One game between two players, judged by the rules (engine/rules/game_status.h)
 // with the occurrence counts kept in a RepetitionHistory, and the varied
 // openings matches start from.
 #pragma once
@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/game_status.h"
-#include "engine/move.h"
-#include "engine/position.h"
-#include "engine/variant.h"
+#include "engine/rules/game_status.h"
+#include "engine/rules/move.h"
+#include "engine/rules/position.h"
+#include "engine/rules/variant.h"
 #include "match_players.h"
 
 namespace foxgeese::bench {

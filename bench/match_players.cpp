@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "baseline_player.h"
-#include "engine/bot_level.h"
-#include "engine/forward_solver.h"
-#include "engine/search.h"
+#include "engine/search/bot_level.h"
+#include "engine/search/forward_solver.h"
+#include "engine/search/search.h"
 
 namespace foxgeese::bench {
 namespace {

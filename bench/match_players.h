@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "engine/evaluation.h"
-#include "engine/move.h"
-#include "engine/position.h"
-#include "engine/repetition_history.h"
+#include "engine/search/evaluation.h"
+#include "engine/rules/move.h"
+#include "engine/rules/position.h"
+#include "engine/rules/repetition_history.h"
 
 namespace foxgeese::bench {
 
@@ -53,7 +53,7 @@ struct MatchSettings {
 };
 
 // A player from its name on the command line: "level1" to "level8" (the bot
-// levels of engine/bot_level.h), "baseline" (iterative deepening within the
+// levels of engine/search/bot_level.h), "baseline" (iterative deepening within the
 // budget's time) or "baseline-d<N>" (fixed depth N, as Ludii plays). Null
 // with a message in `error` for anything else. `weights` replace an engine
 // player's evaluation weights for the variant.

@@ -5,10 +5,10 @@
 
 #include <chrono>
 
-#include "engine/position.h"
-#include "engine/repetition_history.h"
-#include "engine/search.h"
-#include "engine/variant.h"
+#include "engine/rules/position.h"
+#include "engine/rules/repetition_history.h"
+#include "engine/search/search.h"
+#include "engine/rules/variant.h"
 
 namespace foxgeese {
 namespace {

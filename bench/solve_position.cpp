@@ -1,5 +1,5 @@
 // foxgeese-solve: the exact result of a standard position whose geese only
-// step forward (engine/forward_solver.h), by default the start position of
+// step forward (engine/search/forward_solver.h), by default the start position of
 // the chosen configuration. Prints which side wins with best play from both
 // sides, or "unknown" when the time runs out first, and what the search
 // cost. Solving a start position takes hours and gigabytes: see
@@ -13,9 +13,9 @@
 #include <optional>
 #include <string>
 
-#include "engine/forward_solver.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/search/forward_solver.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 
 int main(int argc, char** argv) {
     int geese = 13;

@@ -1,4 +1,4 @@
-// The exact solver's speed (engine/forward_solver.h): positions of standard
+// The exact solver's speed (engine/search/forward_solver.h): positions of standard
 // with 13 geese and no sideways steps, fox to move, taken at plies 28 to 32
 // from engine games (found with a search of 50,000 to 150,000 nodes a move
 // after four random plies), each solved from an empty table: one of 256 MB,
@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "engine/forward_solver.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/search/forward_solver.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 
 namespace foxgeese {
 namespace {

@@ -2,7 +2,7 @@
 // self-play games (the "Texel" method), in rounds:
 //
 //   1. The engine plays itself from random openings with the current weights
-//      (round 1: those in engine/evaluation.cpp), each side at a budget drawn
+//      (round 1: those in engine/search/evaluation.cpp), each side at a budget drawn
 //      from a quarter, one and four times --nodes: at equal strength one side
 //      can win every game (the fox in standard), and results that never vary
 //      teach nothing.
@@ -27,7 +27,7 @@
 // After the last round a verification match (tuned against the weights the
 // run started from, both sides of each opening) says whether the fit plays
 // better. The final weights are printed as the C++ initialiser that
-// engine/evaluation.cpp records.
+// engine/search/evaluation.cpp records.
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -40,11 +40,11 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/evaluation.h"
-#include "engine/movegen.h"
-#include "engine/search.h"
-#include "engine/variant.h"
-#include "engine/zobrist.h"
+#include "engine/search/evaluation.h"
+#include "engine/rules/movegen.h"
+#include "engine/search/search.h"
+#include "engine/rules/variant.h"
+#include "engine/rules/zobrist.h"
 #include "eval_weights_file.h"
 #include "match_game.h"
 #include "match_players.h"
@@ -68,7 +68,7 @@ struct Options {
     std::uint64_t seed = 1;
     double search_weight = 0;   // share of the deeper search's verdict in the target
     int stride = 1;             // keep every stride-th quiet position (they repeat one another)
-    std::string start_weights;  // a file; empty for the weights in engine/evaluation.cpp
+    std::string start_weights;  // a file; empty for the weights in engine/search/evaluation.cpp
     std::string out;            // a file for the final weights; empty for none
 };
 

@@ -1,6 +1,6 @@
 #include "board_render.h"
 
-#include "engine/position_code.h"
+#include "engine/rules/position_code.h"
 
 namespace foxgeese::cli {
 namespace {

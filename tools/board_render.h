@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "engine/error.h"
-#include "engine/position.h"
-#include "engine/variant.h"
+#include "engine/rules/error.h"
+#include "engine/rules/position.h"
+#include "engine/rules/variant.h"
 
 namespace foxgeese::cli {
 

@@ -10,8 +10,8 @@
 #include "board_render.h"
 #include "client_connection.h"
 #include "command_input.h"
-#include "engine/game_record.h"
-#include "engine/variant.h"
+#include "engine/record/game_record.h"
+#include "engine/rules/variant.h"
 #include "engine_commands.h"
 #include "play_command.h"
 

@@ -11,7 +11,7 @@
 
 #include "client_connection.h"
 #include "command_line.h"
-#include "engine/variant.h"
+#include "engine/rules/variant.h"
 #include "foxgeese/v1/game.pb.h"
 #include "foxgeese/v1/seat.pb.h"
 

@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "command_input.h"
-#include "engine/analysis.h"
-#include "engine/game.h"
-#include "engine/game_record.h"
-#include "engine/game_status.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/perft.h"
-#include "engine/position_code.h"
+#include "engine/search/analysis.h"
+#include "engine/rules/game.h"
+#include "engine/record/game_record.h"
+#include "engine/rules/game_status.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/perft.h"
+#include "engine/rules/position_code.h"
 #ifdef FOXGEESE_CLIENT_COMMANDS
 #include "client_commands.h"
 #endif

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "command_line.h"
-#include "engine/position.h"
-#include "engine/variant.h"
+#include "engine/rules/position.h"
+#include "engine/rules/variant.h"
 
 namespace foxgeese::cli {
 

@@ -25,8 +25,8 @@ constexpr const char* kLivenessService = "liveness";
 // the one that fires. The gateway in front refuses headers above 16 KiB.
 constexpr int kGrpcMetadataLimitBytes = 64 * 1024;
 
-// What gRPC 1.51 lets a server bound per connection (see the README's
-// Security section for what it does not): a ping every minute that must be
+// What gRPC 1.51 lets a server bound per connection (see docs/operations.md,
+// "Security", for what it does not): a ping every minute that must be
 // answered within 20 s, so a connection whose client went away or stopped
 // reading (it cannot answer) is closed, and what it held freed; a connection
 // with no call for 5 minutes is closed (clients reconnect when they next

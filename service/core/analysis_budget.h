@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstdint>
 
-#include "engine/search.h"
+#include "engine/search/search.h"
 
 namespace foxgeese::service {
 

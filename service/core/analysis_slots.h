@@ -31,7 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/search.h"
+#include "engine/search/search.h"
 #include "service/core/analysis_budget.h"
 #include "service/core/clock.h"
 #include "service/core/decaying_sum.h"

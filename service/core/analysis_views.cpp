@@ -1,6 +1,6 @@
 #include "service/core/analysis_views.h"
 
-#include "engine/notation.h"
+#include "engine/rules/notation.h"
 
 namespace foxgeese::service {
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <memory>
 
-#include "engine/bot_level.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
+#include "engine/search/bot_level.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_views.h"
 

@@ -36,8 +36,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine/forward_solver.h"
-#include "engine/search.h"
+#include "engine/search/forward_solver.h"
+#include "engine/search/search.h"
 #include "service/core/bot_fairness.h"
 #include "service/core/clock.h"
 #include "service/core/game_service.h"
@@ -60,7 +60,7 @@ struct BotWorkerOptions {
     // Each searcher's transposition table.
     std::size_t table_megabytes = 16;
     // Each thread's exact solver table, for the levels that use one in the
-    // variants it decides (engine/forward_solver.h); 0 for none.
+    // variants it decides (engine/search/forward_solver.h); 0 for none.
     std::size_t solver_megabytes = 64;
 };
 

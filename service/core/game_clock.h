@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "engine/position.h"
+#include "engine/rules/position.h"
 #include "foxgeese/v1/game.pb.h"
 #include "service/core/service_error.h"
 #include "storage/game_records.h"

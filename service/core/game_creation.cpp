@@ -11,9 +11,9 @@
 #include <openssl/rand.h>
 #include <spdlog/spdlog.h>
 
-#include "engine/bot_level.h"
-#include "engine/game_status.h"
-#include "engine/position_code.h"
+#include "engine/search/bot_level.h"
+#include "engine/rules/game_status.h"
+#include "engine/rules/position_code.h"
 #include "service/core/database_errors.h"
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "engine/variant.h"
+#include "engine/rules/variant.h"
 #include "service/core/database_errors.h"
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"

@@ -1,5 +1,5 @@
 // ExportGame and ImportGame: a stored game as a text record
-// (engine/game_record.h, docs/game-records.md) and back. Export reads the
+// (engine/record/game_record.h, docs/game-records.md) and back. Export reads the
 // game and its moves as ListMoves does. Import lets the engine replay the
 // record, then writes the game, its moves and their repetition history in
 // one transaction, as if the moves had been made here: finished, with no
@@ -10,8 +10,8 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "engine/game_record.h"
-#include "engine/position_code.h"
+#include "engine/record/game_record.h"
+#include "engine/rules/position_code.h"
 #include "service/core/database_errors.h"
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"

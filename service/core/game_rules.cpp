@@ -1,7 +1,7 @@
 #include "service/core/game_rules.h"
 
-#include "engine/movegen.h"
-#include "engine/position_code.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/position_code.h"
 #include "service/core/game_views.h"
 #include "service/core/secrets.h"
 #include "service/core/stored_codes.h"

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "engine/position.h"
-#include "engine/variant.h"
+#include "engine/rules/position.h"
+#include "engine/rules/variant.h"
 #include "foxgeese/v1/game_service.pb.h"
 #include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
@@ -26,7 +26,7 @@ ServiceResult<Position> requested_position(const Variant& variant, const std::st
                                            const std::string& field);
 ServiceError invalid_position(std::string field, std::string message);
 // POSITION_TOO_COMPLEX naming `field` when a game would start in a position
-// with more legal moves than kMaxStartLegalMoves (engine/movegen.h).
+// with more legal moves than kMaxStartLegalMoves (engine/rules/movegen.h).
 std::optional<ServiceError> check_start_complexity(const Position& start, std::string field);
 
 // A game id from a request, validated and lowercased into `id`.

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
 #include "service/core/game_clock.h"
 #include "service/core/stored_codes.h"
 

@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "engine/game_status.h"
-#include "engine/position.h"
-#include "engine/variant.h"
+#include "engine/rules/game_status.h"
+#include "engine/rules/position.h"
+#include "engine/rules/variant.h"
 #include "foxgeese/v1/game.pb.h"
 #include "storage/game_records.h"
 

@@ -1,9 +1,9 @@
 #include "service/core/move_judgement.h"
 
-#include "engine/game_status.h"
-#include "engine/legal_move.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
+#include "engine/rules/game_status.h"
+#include "engine/rules/legal_move.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_views.h"

@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "engine/move.h"
-#include "engine/notation.h"
-#include "engine/position.h"
+#include "engine/rules/move.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position.h"
 #include "foxgeese/v1/game_service.pb.h"
 #include "service/core/seat_auth.h"
 #include "service/core/service_error.h"

@@ -16,7 +16,7 @@
 #include <functional>
 #include <optional>
 
-#include "engine/position_code.h"
+#include "engine/rules/position_code.h"
 #include "service/core/database_errors.h"
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"

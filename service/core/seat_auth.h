@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/position.h"
+#include "engine/rules/position.h"
 #include "service/core/call_context.h"
 #include "service/core/service_error.h"
 #include "storage/game_records.h"

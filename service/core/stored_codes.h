@@ -3,7 +3,7 @@
 // is never mistaken for another.
 #pragma once
 
-#include "engine/position.h"
+#include "engine/rules/position.h"
 #include "foxgeese/v1/game.pb.h"
 #include "storage/game_records.h"
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "engine/board.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/rules/board.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 #include "service/core/variant_texts.h"
 
 namespace foxgeese::service {

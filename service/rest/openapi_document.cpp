@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/game_record.h"
+#include "engine/record/game_record.h"
 #include "google/api/httpbody.pb.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"

@@ -1,6 +1,7 @@
 #include "service/rest/proto_json_writer.h"
 
 #include <google/protobuf/descriptor.h>
+#include <utf8.h>
 
 #include <algorithm>
 #include <array>
@@ -129,48 +130,13 @@ void append_u_escape(std::string& out, unsigned unit) {
         out += kHex[(unit >> shift) & 0xF];
 }
 
-// The next code point of UTF-8 text at `at` (advanced past it); false when
-// the bytes there are not well-formed UTF-8.
-bool next_code_point(std::string_view text, std::size_t& at, char32_t& cp) {
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    const unsigned char lead = byte(at);
-    int length = 0;
-    if (lead < 0x80) {
-        cp = lead;
-        length = 1;
-    } else if (lead >= 0xC2 && lead <= 0xDF) {
-        cp = lead & 0x1F;
-        length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        cp = lead & 0x0F;
-        length = 3;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        cp = lead & 0x07;
-        length = 4;
-    } else {
-        return false;
-    }
-    if (at + length > text.size()) return false;
-    for (int i = 1; i < length; ++i) {
-        const unsigned char next = byte(at + i);
-        if ((next & 0xC0) != 0x80) return false;
-        cp = (cp << 6) | (next & 0x3F);
-    }
-    // Overlong forms, surrogates and code points past U+10FFFF.
-    if ((length == 3 && cp < 0x800) || (length == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-        return false;
-    at += length;
-    return true;
-}
-
 bool append_string(std::string_view text, std::string& out) {
+    // Text that is not UTF-8 is left to the caller (see the header).
+    if (!utf8::is_valid(text.begin(), text.end())) return false;
     out += '"';
-    std::size_t at = 0;
-    while (at < text.size()) {
-        const std::size_t start = at;
-        char32_t cp = 0;
-        if (!next_code_point(text, at, cp)) return false;
+    for (auto at = text.begin(); at != text.end();) {
+        const auto start = at;
+        const auto cp = static_cast<char32_t>(utf8::unchecked::next(at));
         switch (cp) {
             case '"': out += "\\\""; continue;
             case '\\': out += "\\\\"; continue;
@@ -182,7 +148,7 @@ bool append_string(std::string_view text, std::string& out) {
             default: break;
         }
         if (!escaped(cp)) {
-            out.append(text.substr(start, at - start));
+            out.append(start, at);
         } else if (cp < 0x10000) {
             append_u_escape(out, static_cast<unsigned>(cp));
         } else {  // as a surrogate pair

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "engine/game_record.h"
+#include "engine/record/game_record.h"
 #include "google/api/annotations.pb.h"
 #include "service/rest/rest_json.h"
 #include "service/rest/strict_json.h"

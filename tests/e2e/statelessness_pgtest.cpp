@@ -45,11 +45,11 @@
 #include <thread>
 #include <vector>
 
-#include "engine/game.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/rules/game.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 #include "foxgeese/v1/game_service.grpc.pb.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"

@@ -1,7 +1,7 @@
 // Shared by the web tests: their arguments, a real foxgeese-server on free
 // ports against the ctest run's throwaway PostgreSQL, headless Chromium, and
 // waiting for conditions (never for a fixed time).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -77,7 +77,21 @@ export function databaseUrl(stateFile) {
     return url;
 }
 
-// Starts foxgeese-server with the web client on, and waits until /readyz
+// A new, empty database on the run's cluster, for one server: the lobby and
+// the games being played list every public game in the database, so a test
+// must not share one with the tests running beside it. psql comes with the
+// PostgreSQL the tests run.
+export function scratchDatabaseUrl(stateFile, prefix) {
+    const url = databaseUrl(stateFile);
+    const name = `${prefix.replace(/[^a-z0-9_]/g, "_")}_${process.pid}_${Date.now()}`;
+    execFileSync("psql", [url, "-v", "ON_ERROR_STOP=1", "-q", "-c", `CREATE DATABASE ${name} TEMPLATE template0`]);
+    const path = url.indexOf("/", url.indexOf("://") + 3);
+    const query = url.indexOf("?", path);
+    return url.slice(0, path + 1) + name + (query < 0 ? "" : url.slice(query));
+}
+
+// Starts foxgeese-server with the web client on, against a database of its
+// own (migrated at start-up), and waits until /readyz
 // says ready. `register` gets the cleanup that stops it (and prints its log
 // when the test failed).
 export async function startServer({ binary, pgState, logDir, name, flags = [] }, register) {
@@ -86,7 +100,8 @@ export async function startServer({ binary, pgState, logDir, name, flags = [] },
     const logPath = path.join(logDir, `${name}.server.log`);
     const log = fs.openSync(logPath, "w");
     const child = spawn(binary, [
-        "serve", `--database-url=${databaseUrl(pgState)}`, "--listen-address=127.0.0.1",
+        "serve", `--database-url=${scratchDatabaseUrl(pgState, `web_${name}`)}`, "--migrate-on-start",
+        "--listen-address=127.0.0.1",
         `--grpc-port=${grpcPort}`, `--http-port=${httpPort}`, "--web-client=true",
         "--drain-seconds=1", "--log-level=warn", ...flags,
     ], { stdio: ["ignore", log, log] });

@@ -5,15 +5,15 @@
 #include <string>
 #include <string_view>
 
-#include "engine/game.h"
-#include "engine/game_record.h"
-#include "engine/game_status.h"
-#include "engine/legal_move.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/rules/game.h"
+#include "engine/record/game_record.h"
+#include "engine/rules/game_status.h"
+#include "engine/rules/legal_move.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 
 namespace foxgeese::fuzz {
 namespace {

@@ -9,7 +9,7 @@
 
 namespace foxgeese::test {
 
-// A win in 1 for the fox (from tests/engine/search_test.cpp): it takes two
+// A win in 1 for the fox (from tests/engine/search/search_test.cpp): it takes two
 // geese with g3xg5xe3, leaving three.
 inline constexpr const char* kFoxWinsInOne = "3/3/3GG2/5GG/6F/3/G2 f 0 20";
 // Ten geese, and the fox on e5 takes seven at once: a win in 1 that a quiet

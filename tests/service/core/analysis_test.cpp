@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/score.h"
+#include "engine/search/score.h"
 #include "service/core/analysis_budget.h"
 #include "tests/service/harness/held_analysis.h"
 #include "tests/service/harness/memory_service_harness.h"
@@ -28,7 +28,7 @@ namespace {
 using C = grpc::StatusCode;
 using Analysis = AnalysisOn<MemoryServiceTest>;
 
-// A win in 1 for the geese (from tests/engine/search_test.cpp): they shut
+// A win in 1 for the geese (from tests/engine/search/search_test.cpp): they shut
 // the fox in with e5-e6.
 constexpr const char* kGeeseWinInOne = "GFG/GG1/1G1GG2/1GG1GGG/7/1G1/3 g 1 67";
 // The capture kCaptureWins offers.

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/bot_level.h"
+#include "engine/search/bot_level.h"
 #include "service/core/bot_moves.h"
 #include "tests/service/harness/bot_games.h"
 #include "tests/service/harness/service_harness.h"

@@ -19,7 +19,7 @@ using ComplexPositions = MemoryServiceTest;
 using std::chrono::milliseconds;
 using testing::cpu_bound;
 
-// 407,217 jump paths (tests/engine/complex_positions_test.cpp).
+// 407,217 jump paths (tests/engine/search/complex_positions_test.cpp).
 const std::string kLattice = "1G1/GGG/1G1G1G1/GGGGGGG/1G1G1GF/GGG/F2 f 0 0";
 // One goose step (d1-d2) before it, the geese to move.
 const std::string kBeforeLattice = "1G1/GGG/1G1G1G1/GGGGGGG/1G1G1GF/G1G/FG1 g 0 0";

@@ -1,17 +1,17 @@
 // Whole games through the service, one per variant, from the start to the
 // end: a seeded random player that prefers captures chooses every move, and
-// the rules engine (engine/game.h) plays along, so after every move the
+// the rules engine (engine/rules/game.h) plays along, so after every move the
 // service must report the engine's position, status and legal moves.
 #include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "engine/game.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/rules/game.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 #include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {

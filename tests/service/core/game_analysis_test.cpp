@@ -7,9 +7,9 @@
 
 #include <atomic>
 
-#include "engine/legal_move.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
+#include "engine/rules/legal_move.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
 #include "service/core/analysis_budget.h"
 
 namespace foxgeese::service {

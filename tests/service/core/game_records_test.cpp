@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/game_record.h"
-#include "engine/position_code.h"
-#include "tests/engine/random_record.h"
+#include "engine/record/game_record.h"
+#include "engine/rules/position_code.h"
+#include "tests/engine/support/random_record.h"
 #include "tests/service/core/record_samples.h"
 #include "tests/service/harness/memory_service_harness.h"
 

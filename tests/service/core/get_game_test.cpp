@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/game.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/rules/game.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 #include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/legal_move.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
+#include "engine/rules/legal_move.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
 #include "service/core/stored_codes.h"
 
 namespace foxgeese::service {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/variant.h"
+#include "engine/rules/variant.h"
 #include "service/core/variant_texts.h"
 
 namespace foxgeese::service {

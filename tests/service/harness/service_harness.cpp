@@ -9,10 +9,10 @@
 #include <random>
 #include <sstream>
 
-#include "engine/movegen.h"
-#include "engine/notation.h"
-#include "engine/position_code.h"
-#include "engine/variant.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
+#include "engine/rules/position_code.h"
+#include "engine/rules/variant.h"
 #include "google/rpc/status.pb.h"
 #include "storage/migrations.h"
 #include "tests/support/test_database.h"

@@ -6,10 +6,10 @@
 #include <random>
 #include <string>
 
-#include "engine/game.h"
-#include "engine/game_record.h"
-#include "engine/movegen.h"
-#include "engine/notation.h"
+#include "engine/rules/game.h"
+#include "engine/record/game_record.h"
+#include "engine/rules/movegen.h"
+#include "engine/rules/notation.h"
 #include "tests/service/harness/rest_harness.h"
 
 namespace foxgeese::test {
