@@ -1,7 +1,10 @@
 #include "storage/game_columns.h"
 
+#include <pqxx/array>
 #include <pqxx/binarystring>
 #include <pqxx/field>
+#include <pqxx/strconv>
+#include <stdexcept>
 
 namespace foxgeese::storage {
 
@@ -39,6 +42,31 @@ namespace {
 template <class Code>
 Code code(const pqxx::field& f) {
     return static_cast<Code>(f.as<int>());
+}
+
+std::vector<std::string> captured_list(const std::string& column) {
+    std::vector<std::string> points;
+    for (std::size_t start = 0; start < column.size();) {
+        std::size_t end = column.find(' ', start);
+        if (end == std::string::npos) end = column.size();
+        if (end > start) points.push_back(column.substr(start, end - start));
+        start = end + 1;
+    }
+    return points;
+}
+
+// The elements of a one-dimensional array (none for NULL), with libpqxx's
+// parser of PostgreSQL's array text.
+std::vector<std::string> array_elements(const pqxx::field& f) {
+    std::vector<std::string> elements;
+    if (f.is_null()) return elements;
+    pqxx::array_parser parser = f.as_array();
+    for (auto next = parser.get_next(); next.first != pqxx::array_parser::done;
+         next = parser.get_next()) {
+        if (next.first == pqxx::array_parser::string_value)
+            elements.push_back(std::move(next.second));
+    }
+    return elements;
 }
 
 }  // namespace
@@ -97,6 +125,30 @@ GameRow read_game(const pqxx::row& row, int at) {
     return g;
 }
 
+std::string captured_column(const std::vector<std::string>& captured) {
+    std::string column;
+    for (const std::string& point : captured) {
+        if (!column.empty()) column += ' ';
+        column += point;
+    }
+    return column;
+}
+
+std::unordered_map<std::string, Occurrence> read_window(const pqxx::row& row, int at) {
+    const std::vector<std::string> keys = array_elements(row[at]);
+    const std::vector<std::string> counts = array_elements(row[at + 1]);
+    const std::vector<std::string> last_plies = array_elements(row[at + 2]);
+    if (counts.size() != keys.size() || last_plies.size() != keys.size())
+        throw std::runtime_error("the repetition window's arrays differ in length");
+    std::unordered_map<std::string, Occurrence> window;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        Occurrence& o = window[keys[i]];
+        pqxx::from_string(counts[i], o.count);
+        pqxx::from_string(last_plies[i], o.last_ply);
+    }
+    return window;
+}
+
 std::optional<MoveRow> read_move(const pqxx::row& row, int at) {
     if (row[at + 1].is_null()) return std::nullopt;
     MoveRow m;
@@ -104,7 +156,11 @@ std::optional<MoveRow> read_move(const pqxx::row& row, int at) {
     m.ply = row[at + 1].as<int>();
     m.notation = row[at + 2].as<std::string>();
     m.side = code<Side>(row[at + 3]);
-    m.captured = row[at + 4].as<std::string>();
+    m.captured = captured_list(row[at + 4].as<std::string>());
+    // The canonical notation's first point is the origin, its last the
+    // destination ("d5xd3xd1").
+    m.from = m.notation.substr(0, m.notation.find_first_of("-x"));
+    m.to = m.notation.substr(m.notation.find_last_of("-x") + 1);
     m.position = row[at + 5].as<std::string>();
     m.state = code<GameState>(row[at + 6]);
     m.result = code<ResultCode>(row[at + 7]);

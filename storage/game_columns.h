@@ -6,6 +6,8 @@
 #include <optional>
 #include <pqxx/row>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "storage/game_records.h"
 
@@ -31,6 +33,14 @@ std::string game_with_last_move_select();
 GameRow read_game(const pqxx::row& row, int at = 0);
 // nullopt when a LEFT JOIN found no move.
 std::optional<MoveRow> read_move(const pqxx::row& row, int at);
+// A move's captured points as moves.captured keeps them (space-separated:
+// a point's name has no space), and back.
+std::string captured_column(const std::vector<std::string>& captured);
+
+// The repetition window as load_move_context reads it: the keys, counts and
+// last plies of its positions, an array each, in one order.
+std::unordered_map<std::string, Occurrence> read_window(const pqxx::row& row, int at);
+inline constexpr int kWindowColumnCount = 3;
 
 // SQL literals for the stored codes, for statement texts.
 template <class Code>

@@ -141,7 +141,9 @@ struct MoveRow {
     int ply = 0;
     std::string notation;
     Side side = Side::kNone;
-    std::string captured;  // space-separated points
+    std::string from;                   // the origin's point
+    std::string to;                     // the last landing point's
+    std::vector<std::string> captured;  // the geese taken, in the order jumped
     std::string position;
     GameState state = GameState::kNone;
     ResultCode result{};
@@ -186,6 +188,15 @@ struct MoveContext {
     std::int64_t version = 0;
 };
 
+// A watch event as the change that makes it records it: the serialized
+// WatchGameResponse, and which event it is (the number of its field in the
+// `event` oneof), so that readers need not parse it to know.
+struct EventRecord {
+    std::string body;
+    int kind = 0;
+};
+using EventRecords = std::vector<EventRecord>;
+
 // Everything one accepted move writes.
 struct MoveWrite {
     int previous_ply = 0;               // compare-and-swap: applies only if the game is still here
@@ -193,9 +204,9 @@ struct MoveWrite {
     GameRow game_after;  // position, counters, state, result, end reason, draw offer, times
     MoveRow move;
     std::string position_key;  // repetition key of the position after the move
-    // The watch events the move makes (serialized WatchGameResponse), 1 to 3:
-    // the move, then a declined draw offer and the end when they happen.
-    std::vector<std::string> events;
+    // The watch events the move makes, 1 to 3: the move, then a declined
+    // draw offer and the end when they happen.
+    EventRecords events;
 };
 
 // What an applied move left in the database that the writer did not choose:
@@ -247,6 +258,9 @@ struct GameCounts {
 struct GameEvent {
     std::int64_t seq = 0;
     std::string body;  // serialized WatchGameResponse
+    // Which event it is (EventRecord::kind); none for events recorded before
+    // migrations/0014_columns_for_readers.sql or by an older server.
+    std::optional<int> kind;
 };
 
 // Whether a seat is being watched by its holder, and since when (connected

@@ -72,12 +72,11 @@ class GameStore {
                                                   const CallBudget& budget = {}) = 0;
 
     // Reads the game (with its last move) with no other change of it in
-    // between, lets `change` edit it and add watch events (serialized
-    // WatchGameResponse), and writes it back with the events, numbered after
-    // the game's last, when `change` returns true (nothing at all otherwise).
+    // between, lets `change` edit it and add watch events, and writes it back with the events,
+    // numbered after the game's last, when `change` returns true (nothing at all otherwise).
     // Watchers then hear of the game. Returns the game as it stands after
     // (nullopt: no such game).
-    using GameChange = std::function<bool(GameWithLastMove&, std::vector<std::string>& events)>;
+    using GameChange = std::function<bool(GameWithLastMove&, EventRecords& events)>;
     virtual std::optional<GameWithLastMove> modify_game(const std::string& game_id,
                                                         const GameChange& change,
                                                         const CallBudget& budget = {}) = 0;

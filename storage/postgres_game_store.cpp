@@ -1,6 +1,5 @@
 #include "storage/postgres_game_store.h"
 
-#include <charconv>
 #include <pqxx/pqxx>
 
 #include "storage/database_call.h"
@@ -16,11 +15,16 @@ pqxx::binarystring bytea(const std::string& bytes) {
     return pqxx::binarystring(bytes);
 }
 
-// The i-th event body as a bytea parameter; empty past the end, where the
-// statement ignores it (apply_move writes the first :event_count of them).
-pqxx::binarystring event_body(const std::vector<std::string>& events, std::size_t i) {
-    static const std::string kNone;
-    return bytea(i < events.size() ? events[i] : kNone);
+// MakeMove's events as its statement takes them: :event_N and :kind_N for
+// the first three; past the end, an empty one, which the statement ignores
+// (it writes the first :event_count of them).
+void bind_move_events(NamedStatement::Call& call, const EventRecords& events) {
+    static const EventRecord kNone;
+    for (std::size_t i = 0; i < 3; ++i) {
+        const EventRecord& e = i < events.size() ? events[i] : kNone;
+        const std::string n = std::to_string(i + 1);
+        call.set("event_" + n, bytea(e.body)).set("kind_" + n, e.kind);
+    }
 }
 
 std::optional<std::string> nonempty(const std::string& s) {
@@ -67,28 +71,6 @@ const char* list_statement(GameListFilter filter) {
             return "list_imported_games";
     }
     return "list_open_games";
-}
-
-// "key=count:last_ply|..." as load_move_context aggregates the window (keys
-// hold neither '=' nor '|').
-std::unordered_map<std::string, Occurrence> parse_window(const std::string& text) {
-    std::unordered_map<std::string, Occurrence> window;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('|', start);
-        if (end == std::string::npos) end = text.size();
-        const std::string_view item(text.data() + start, end - start);
-        const std::size_t eq = item.rfind('=');
-        const std::size_t colon = item.rfind(':');
-        Occurrence o;
-        if (eq != std::string_view::npos && colon != std::string_view::npos && colon > eq &&
-            std::from_chars(item.data() + eq + 1, item.data() + colon, o.count).ec == std::errc() &&
-            std::from_chars(item.data() + colon + 1, item.data() + item.size(), o.last_ply).ec ==
-                std::errc())
-            window[std::string(item.substr(0, eq))] = o;
-        start = end + 1;
-    }
-    return window;
 }
 
 std::vector<MoveRow> read_moves(const pqxx::result& r) {
@@ -187,7 +169,7 @@ bool PostgresGameStore::insert_imported_game(const GameRow& g,
                 .set("ply", m.ply)
                 .set("notation", m.notation)
                 .set("side", m.side)
-                .set("captured", m.captured)
+                .set("captured", captured_column(m.captured))
                 .set("position", m.position)
                 .set("state", m.state)
                 .set("result", m.result)
@@ -238,9 +220,9 @@ std::optional<MoveContext> PostgresGameStore::load_move_context(const std::strin
                 tx.exec_prepared("load_move_context", game_id, nonempty(request_hash));
             if (r.empty()) return std::nullopt;
             MoveContext context{read_game(r[0]), read_move(r[0], kGameColumnCount), {}, 0};
-            const pqxx::field window = r[0][kGameColumnCount + kMoveColumnCount];
-            if (!window.is_null()) context.window_occurrences = parse_window(window.c_str());
-            context.version = r[0][kGameColumnCount + kMoveColumnCount + 1].as<std::int64_t>();
+            context.window_occurrences = read_window(r[0], kGameColumnCount + kMoveColumnCount);
+            context.version =
+                r[0][kGameColumnCount + kMoveColumnCount + kWindowColumnCount].as<std::int64_t>();
             return context;
         });
 }
@@ -269,7 +251,7 @@ std::optional<AppliedMove> PostgresGameStore::apply_move(const MoveWrite& w,
             call.set("geese_retry_until_us", nonzero(g.seats.geese.retry_until_us));
             call.set("notation", w.move.notation);
             call.set("side", w.move.side);
-            call.set("captured", w.move.captured);
+            call.set("captured", captured_column(w.move.captured));
             call.set("request_hash", nonempty(w.move.request_hash));
             call.set("response", bytea(w.move.response));
             call.set("think_ms", w.move.think_ms);
@@ -277,9 +259,7 @@ std::optional<AppliedMove> PostgresGameStore::apply_move(const MoveWrite& w,
             call.set("move_geese_clock_ms", w.move.geese_clock_ms);
             call.set("position_key", w.position_key);
             call.set("event_count", static_cast<int>(w.events.size()));
-            call.set("event_1", event_body(w.events, 0));
-            call.set("event_2", event_body(w.events, 1));
-            call.set("event_3", event_body(w.events, 2));
+            bind_move_events(call, w.events);
             bind_running_clocks(call, g.clocks);
             const pqxx::result r = call.exec(tx);
             if (r.size() != 1) return std::nullopt;
@@ -297,7 +277,7 @@ namespace {
 // Writes a locked game row back with its new events, in the open
 // transaction, and notifies the events channel in it unless the store's
 // announcer will announce the change after the commit.
-void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& events, bool notify) {
+void write_back(pqxx::work& tx, GameRow& g, const EventRecords& events, bool notify) {
     const std::int64_t first_seq = g.event_seq + 1;
     g.event_seq += static_cast<std::int64_t>(events.size());
     NamedStatement::Call call = update_game_statement().call();
@@ -316,7 +296,7 @@ void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& even
     call.exec(tx);
     for (std::size_t i = 0; i < events.size(); ++i) {
         tx.exec_prepared("insert_event", g.game_id, first_seq + static_cast<std::int64_t>(i),
-                         bytea(events[i]), g.updated_us);
+                         bytea(events[i].body), g.updated_us, events[i].kind);
     }
     if (notify && !events.empty()) tx.exec_prepared("notify_event", g.game_id);
 }
@@ -332,7 +312,7 @@ std::optional<GameWithLastMove> PostgresGameStore::modify_game(const std::string
                                  std::optional<GameWithLastMove> current = read_game_with_last_move(
                                      tx.exec_prepared("lock_game", game_id));
                                  if (!current) return std::nullopt;
-                                 std::vector<std::string> events;
+                                 EventRecords events;
                                  if (!change(*current, events))
                                      return current;  // rolls back: nothing was written
                                  write_back(tx, current->game, events, !announcer_);
@@ -350,7 +330,7 @@ bool PostgresGameStore::modify_next_overdue(std::int64_t now_us, const GameChang
         std::optional<GameWithLastMove> overdue =
             read_game_with_last_move(tx.exec_prepared("lock_next_overdue", now_us));
         if (!overdue) return false;
-        std::vector<std::string> events;
+        EventRecords events;
         if (!change(*overdue, events)) {
             tx.commit();
             return true;
@@ -441,8 +421,9 @@ std::vector<GameEvent> PostgresGameStore::events_after(const std::string& game_i
         std::vector<GameEvent> events;
         events.reserve(r.size());
         for (const auto& row : r) {
-            events.push_back(
-                GameEvent{row[0].as<std::int64_t>(), pqxx::binarystring(row[1]).str()});
+            GameEvent& e = events.emplace_back(
+                GameEvent{row[0].as<std::int64_t>(), pqxx::binarystring(row[1]).str(), {}});
+            if (!row[2].is_null()) e.kind = row[2].as<int>();
         }
         return events;
     });

@@ -109,10 +109,11 @@ const NamedStatement& apply_move_statement() {
             " RETURNING game_id, occurrences),"
             // The move's events (1 to 3), numbered after the game's last one.
             " ev AS ("
-            " INSERT INTO game_events (game_id, seq, body, created_at)"
-            " SELECT upd.game_id, upd.event_seq - :event_count + e.ord, e.body, " FG_TS(
-                ":updated_us") " FROM upd, (VALUES (1, :event_1::bytea), (2, :event_2::bytea),"
-                               " (3, :event_3::bytea)) AS e(ord, body)"
+            " INSERT INTO game_events (game_id, seq, body, kind, created_at)"
+            " SELECT upd.game_id, upd.event_seq - :event_count + e.ord, e.body, e.kind, " FG_TS(
+                ":updated_us") " FROM upd, (VALUES (1, :event_1::bytea, :kind_1::smallint),"
+                               " (2, :event_2::bytea, :kind_2::smallint),"
+                               " (3, :event_3::bytea, :kind_3::smallint)) AS e(ord, body, kind)"
                                " WHERE e.ord <= :event_count RETURNING game_id)"
                                // No NOTIFY here: it would hold the database's notify lock
                                // through this commit (service/watch/change_notifier.h).
@@ -187,17 +188,19 @@ void prepare_game_statements(pqxx::connection& conn) {
 
 void prepare_move_statements(pqxx::connection& conn) {
     // MakeMove's one read: the game, an earlier try with the same request id,
-    // and the occurrence counts of the positions in the quiet-ply window.
-    // The window's entries as "key=count:last_ply|...", and the row version
-    // (xmin: see MoveContext::version).
+    // the positions of the quiet-ply window as three arrays in one order
+    // (keys, counts, last plies), and the row version (xmin: see
+    // MoveContext::version).
     conn.prepare("load_move_context",
                  std::string("SELECT ") + kGameColumns + ", " + move_columns("r") +
-                     ", (SELECT string_agg(o.position_key || '=' || o.occurrences || ':' ||"
-                     "   o.last_ply, '|')"
-                     "   FROM position_occurrences o WHERE o.game_id = g.game_id"
-                     "   AND o.last_ply >= g.ply - g.quiet_plies), g.xmin::text::bigint"
+                     ", w.keys, w.counts, w.last_plies, g.xmin::text::bigint"
                      " FROM games g LEFT JOIN moves r ON r.game_id = g.game_id"
-                     " AND r.request_hash = $2 WHERE g.game_id = $1::uuid");
+                     " AND r.request_hash = $2"
+                     " CROSS JOIN LATERAL (SELECT array_agg(o.position_key) AS keys,"
+                     "   array_agg(o.occurrences) AS counts, array_agg(o.last_ply) AS last_plies"
+                     "   FROM position_occurrences o WHERE o.game_id = g.game_id"
+                     "   AND o.last_ply >= g.ply - g.quiet_plies) w"
+                     " WHERE g.game_id = $1::uuid");
     apply_move_statement().prepare(conn);
     insert_imported_move_statement().prepare(conn);
     conn.prepare("list_moves", "SELECT " + move_columns("m") +
@@ -210,12 +213,11 @@ void prepare_move_statements(pqxx::connection& conn) {
 }
 
 void prepare_bot_statements(pqxx::connection& conn) {
-    // A game in progress whose side to move (the position code's second
-    // field) is its bot's, and whose bot move nobody holds a live claim on.
+    // A game in progress whose side to move is its bot's, and whose bot move
+    // nobody holds a live claim on.
     const std::string bot_game = "state = " + kActive + " AND bot_side <> 0";
     const std::string owed =
-        " AND split_part(position, ' ', 2) = CASE bot_side WHEN " + sql_code(Side::kFox) +
-        " THEN 'f' ELSE 'g' END"
+        " AND side_to_move = bot_side"
         " AND (bot_claimed_until IS NULL OR bot_claimed_until <= " FG_TS("$1") ")";
     // The owed bot moves the workers choose from (service/core/bot_moves.h):
     // each client's $3 most urgent ones (earliest deadline, then longest
@@ -223,7 +225,7 @@ void prepare_bot_statements(pqxx::connection& conn) {
     // $2 at most, each with the searches its client has running on any
     // replica (live claims) at $1.
     conn.prepare("owed_bot_moves",
-                 "WITH bots AS (SELECT game_id, ply, position, bot_side, bot_client_key,"
+                 "WITH bots AS (SELECT game_id, ply, side_to_move, bot_side, bot_client_key,"
                  " deadline_at, updated_at, bot_claimed_until FROM games WHERE " +
                      bot_game +
                      "),"
@@ -272,10 +274,10 @@ void prepare_bot_statements(pqxx::connection& conn) {
 
 void prepare_event_statements(pqxx::connection& conn) {
     conn.prepare("insert_event",
-                 "INSERT INTO game_events (game_id, seq, body, created_at)"
-                 " VALUES ($1::uuid, $2, $3::bytea, " FG_TS("$4") ")");
+                 "INSERT INTO game_events (game_id, seq, body, kind, created_at)"
+                 " VALUES ($1::uuid, $2, $3::bytea, $5, " FG_TS("$4") ")");
     conn.prepare("events_after",
-                 "SELECT seq, body FROM game_events WHERE game_id = $1::uuid AND seq > $2"
+                 "SELECT seq, body, kind FROM game_events WHERE game_id = $1::uuid AND seq > $2"
                  " ORDER BY seq");
     conn.prepare("notify_event", "SELECT pg_notify('foxgeese_events', $1)");
     conn.prepare("last_event_seqs",

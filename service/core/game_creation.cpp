@@ -11,9 +11,9 @@
 #include <openssl/rand.h>
 #include <spdlog/spdlog.h>
 
-#include "engine/search/bot_level.h"
 #include "engine/rules/game_status.h"
 #include "engine/rules/position_code.h"
+#include "engine/search/bot_level.h"
 #include "service/core/database_errors.h"
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
@@ -291,7 +291,7 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                 v1::Seat seat = v1::SEAT_UNSPECIFIED;
                 auto row = store_.modify_game(
                     existing.game_id,
-                    [&](storage::GameWithLastMove& current, std::vector<std::string>&) {
+                    [&](storage::GameWithLastMove& current, storage::EventRecords&) {
                         GameRow& g = current.game;
                         seat = seat_taken_by(g, wanted.request_hash);
                         if (!retry_still_open(g, seat, clock_.now_us())) {
@@ -401,7 +401,7 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
         v1::Seat seat = v1::SEAT_UNSPECIFIED;
         auto found = store_.modify_game(
             id,
-            [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
+            [&](storage::GameWithLastMove& current, storage::EventRecords& events) {
                 GameRow& g = current.game;
                 const std::int64_t now = clock_.now_us();
                 // Its seats are nobody's: the game was played elsewhere.
@@ -465,7 +465,7 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
                 joined.mutable_seat_joined()->set_seat(seat);
                 *joined.mutable_seat_joined()->mutable_game() =
                     game_view(g, current.last_move, now);
-                events.push_back(event_bytes(std::move(joined), now));
+                events.push_back(recorded_event(std::move(joined), now));
                 return true;
             },
             call.budget());

@@ -41,7 +41,7 @@ std::optional<storage::GameWithLastMove> GameService::settled(
     const std::int64_t now = clock_.now_us();
     return store_.modify_game(
         found->game.game_id,
-        [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
+        [&](storage::GameWithLastMove& current, storage::EventRecords& events) {
             return settle_overdue(current, now, events);
         },
         budget);

@@ -179,6 +179,8 @@ std::vector<storage::ImportedMove> imported_moves(const ParsedRecord& parsed, co
         m.ply = played.after.ply();
         m.notation = parsed.record.moves[i].notation;
         m.side = stored(opponent(played.after.side_to_move()));
+        m.from = board.point_name(played.move.from);
+        m.to = board.point_name(played.move.to);
         m.captured = captured_points(board, played.move);
         m.position = format_position_code(played.after);
         m.state =

@@ -113,9 +113,9 @@ void close_retry_windows(GameRow& g, Held held) {
     if (holds_side(held, Side::kGeese)) g.seats.geese.retry_until_us = 0;
 }
 
-std::string event_bytes(v1::WatchGameResponse event, std::int64_t now_us) {
+storage::EventRecord recorded_event(v1::WatchGameResponse event, std::int64_t now_us) {
     set_timestamp(now_us, event.mutable_time());
-    return event.SerializeAsString();
+    return storage::EventRecord{event.SerializeAsString(), event.event_case()};
 }
 
 v1::WatchGameResponse game_ended_event(const v1::Game& game) {

@@ -51,9 +51,9 @@ void finish(storage::GameRow& game, v1::GameResult result, v1::EndReason reason,
 // out again by a CreateGame / JoinGame retry.
 void close_retry_windows(storage::GameRow& game, Held held);
 
-// A watch event as recorded with the change that makes it: stamped and
-// serialized.
-std::string event_bytes(v1::WatchGameResponse event, std::int64_t now_us);
+// A watch event as recorded with the change that makes it: stamped,
+// serialized, and its kind noted.
+storage::EventRecord recorded_event(v1::WatchGameResponse event, std::int64_t now_us);
 v1::WatchGameResponse game_ended_event(const v1::Game& game);
 v1::WatchGameResponse draw_answered_event(bool accepted, storage::Side by);
 

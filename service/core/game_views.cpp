@@ -67,18 +67,10 @@ v1::Move move_view(const storage::MoveRow& row) {
     m.set_ply(row.ply);
     m.set_notation(row.notation);
     m.set_side(api(row.side));
-    // Canonical notation: the first point is the origin, the last the destination.
-    const std::size_t first_end = row.notation.find_first_of("-x");
-    m.set_from(row.notation.substr(0, first_end));
-    const std::size_t last_start = row.notation.find_last_of("-x");
-    m.set_to(last_start == std::string::npos ? row.notation : row.notation.substr(last_start + 1));
-    std::size_t start = 0;
-    while (start < row.captured.size()) {
-        std::size_t end = row.captured.find(' ', start);
-        if (end == std::string::npos) end = row.captured.size();
-        if (end > start) m.add_captured(row.captured.substr(start, end - start));
-        start = end + 1;
-    }
+    m.set_from(row.from);
+    m.set_to(row.to);
+    for (const std::string& point : row.captured)
+        m.add_captured(point);
     m.set_position(row.position);
     m.set_state(api(row.state));
     m.set_result(api(row.result));
@@ -94,23 +86,24 @@ v1::Move move_view(const storage::MoveRow& row) {
     return m;
 }
 
-std::string captured_points(const Board& board, const Move& move) {
-    std::string captured;
-    for (int i = 0, at = move.from; i < move.jump_count; at = move.path[i++]) {
-        if (!captured.empty()) captured += ' ';
-        captured += board.point_name(board.jump_between(at, move.path[i])->over);
-    }
+std::vector<std::string> captured_points(const Board& board, const Move& move) {
+    std::vector<std::string> captured;
+    for (int i = 0, at = move.from; i < move.jump_count; at = move.path[i++])
+        captured.push_back(board.point_name(board.jump_between(at, move.path[i])->over));
     return captured;
 }
 
 v1::Game game_view(const storage::GameRow& row, const std::optional<storage::MoveRow>& last_move,
                    std::int64_t now_us) {
-    const Variant& variant = variant_of(row);
-    Result<Position> parsed = parse_position_code(variant, row.position);
+    Result<Position> parsed = parse_position_code(variant_of(row), row.position);
     if (!parsed) {
         throw std::runtime_error("stored game " + row.game_id + ": " + parsed.error().message);
     }
-    const Position& pos = *parsed;
+    return game_view(row, *parsed, last_move, now_us);
+}
+
+v1::Game game_view(const storage::GameRow& row, const Position& pos,
+                   const std::optional<storage::MoveRow>& last_move, std::int64_t now_us) {
     v1::Game g;
     g.set_game_id(row.game_id);
     g.set_variant(row.variant);

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/rules/game_status.h"
 #include "engine/rules/position.h"
@@ -21,11 +22,14 @@ const Variant& variant_of(const storage::GameRow& row);
 // The game as the API shows it at `now_us` (the time its clocks are read at).
 v1::Game game_view(const storage::GameRow& row, const std::optional<storage::MoveRow>& last_move,
                    std::int64_t now_us);
+// The same from the row's position given as a value (a move has it at hand:
+// not parsed again from the row's code).
+v1::Game game_view(const storage::GameRow& row, const Position& pos,
+                   const std::optional<storage::MoveRow>& last_move, std::int64_t now_us);
 v1::Move move_view(const storage::MoveRow& row);
 
-// The geese a move captures, in the order they are jumped, space-separated
-// (as moves.captured stores them).
-std::string captured_points(const Board& board, const Move& move);
+// The geese a move captures, in the order they are jumped.
+std::vector<std::string> captured_points(const Board& board, const Move& move);
 
 // The API's values of engine values.
 v1::Side api_side(Side side);

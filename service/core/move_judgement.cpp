@@ -126,6 +126,8 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     row.ply = pos.ply();
     row.notation = format_move(board, move);
     row.side = stored(mover);
+    row.from = board.point_name(move.from);
+    row.to = board.point_name(move.to);
     row.captured = captured_points(board, move);
     row.position = after.position;
     row.state = after.state;
@@ -140,22 +142,22 @@ PlannedMove plan_move(const storage::MoveContext& ctx, Position pos, const Move&
     }
 
     PlannedMove plan;
-    *plan.response.mutable_game() = game_view(after, row, now);
+    *plan.response.mutable_game() = game_view(after, pos, row, now);
     *plan.response.mutable_move() = move_view(row);
     // Kept for a retry by request_id only; a move without one is never asked
     // for again, and a stored reply would be written for nothing.
     if (!request_hash.empty()) row.response = plan.response.SerializeAsString();
 
     // The watch events of the move, recorded with it.
-    std::vector<std::string> events;
+    storage::EventRecords events;
     v1::WatchGameResponse made;
     *made.mutable_move_made()->mutable_move() = plan.response.move();
     *made.mutable_move_made()->mutable_game() = plan.response.game();
-    events.push_back(event_bytes(std::move(made), now));
+    events.push_back(recorded_event(std::move(made), now));
     if (g.draw_offered_by != storage::Side::kNone && after.draw_offered_by == storage::Side::kNone)
-        events.push_back(event_bytes(draw_answered_event(false, stored(mover)), now));
+        events.push_back(recorded_event(draw_answered_event(false, stored(mover)), now));
     if (after.state == storage::GameState::kFinished)
-        events.push_back(event_bytes(game_ended_event(plan.response.game()), now));
+        events.push_back(recorded_event(game_ended_event(plan.response.game()), now));
     plan.write = storage::MoveWrite{g.ply,          ctx.version, std::move(after),
                                     std::move(row), key,         std::move(events)};
     return plan;

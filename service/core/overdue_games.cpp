@@ -10,7 +10,7 @@
 namespace foxgeese::service {
 
 bool settle_overdue(storage::GameWithLastMove& current, std::int64_t now_us,
-                    std::vector<std::string>& events) {
+                    storage::EventRecords& events) {
     storage::GameRow& g = current.game;
     const std::optional<Ending> ending = overdue_ending(g, now_us);
     if (!ending) return false;
@@ -22,11 +22,11 @@ bool settle_overdue(storage::GameWithLastMove& current, std::int64_t now_us,
     }
     if (g.draw_offered_by != storage::Side::kNone)
         events.push_back(
-            event_bytes(draw_answered_event(false, other(g.draw_offered_by)), ended_at));
+            recorded_event(draw_answered_event(false, other(g.draw_offered_by)), ended_at));
     finish(g, ending->result, ending->reason, ended_at);
     g.updated_us = now_us;
     events.push_back(
-        event_bytes(game_ended_event(game_view(g, current.last_move, now_us)), now_us));
+        recorded_event(game_ended_event(game_view(g, current.last_move, now_us)), now_us));
     return true;
 }
 
@@ -44,7 +44,7 @@ int GameSweeper::sweep_once(int limit) {
     for (int i = 0; i < limit; ++i) {
         bool settled = false;
         const bool found = store_.modify_next_overdue(
-            now, [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
+            now, [&](storage::GameWithLastMove& current, storage::EventRecords& events) {
                 settled = settle_overdue(current, now, events);
                 if (!settled) current.game.clocks.deadline_us = 0;  // nothing to wait for
                 return true;

@@ -24,7 +24,7 @@ namespace foxgeese::service {
 // Ends a game overdue at `now_us`, recording its events (a pending draw
 // offer dies, then GameEnded); false, changing nothing, when it is not.
 bool settle_overdue(storage::GameWithLastMove& current, std::int64_t now_us,
-                    std::vector<std::string>& events);
+                    storage::EventRecords& events);
 
 class GameSweeper {
   public:

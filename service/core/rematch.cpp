@@ -121,7 +121,7 @@ ServiceResult<RematchSeat> take_rematch_seat(storage::GameStore& store, Clock& c
     std::optional<ServiceError> error;
     auto row = store.modify_game(
         fresh.game_id,
-        [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
+        [&](storage::GameWithLastMove& current, storage::EventRecords& events) {
             GameRow& g = current.game;
             taken.seat = kept_for(g, old_token_hash);
             if (taken.seat == v1::SEAT_UNSPECIFIED) {
@@ -148,7 +148,7 @@ ServiceResult<RematchSeat> take_rematch_seat(storage::GameStore& store, Clock& c
             v1::WatchGameResponse joined;
             joined.mutable_seat_joined()->set_seat(taken.seat);
             *joined.mutable_seat_joined()->mutable_game() = game_view(g, current.last_move, now);
-            events.push_back(event_bytes(std::move(joined), now));
+            events.push_back(recorded_event(std::move(joined), now));
             return true;
         },
         budget);
@@ -175,7 +175,7 @@ ServiceResult<RematchDecision> decide_rematch(
     RematchDecision decision;
     decision.game = store.modify_game(
         id,
-        [&](storage::GameWithLastMove& current, std::vector<std::string>& recorded) {
+        [&](storage::GameWithLastMove& current, storage::EventRecords& recorded) {
             GameRow& g = current.game;
             const Held held = seat_of(g, token);
             if (held == Held::kNone) {
@@ -220,7 +220,7 @@ ServiceResult<RematchDecision> decide_rematch(
             g.updated_us = now;
             if (act == RematchAct::kDecline) {
                 g.rematch.offered_by = storage::Side::kNone;
-                recorded.push_back(event_bytes(rematch_answered_event(false, side, ""), now));
+                recorded.push_back(recorded_event(rematch_answered_event(false, side, ""), now));
                 return true;
             }
             if (act == RematchAct::kOffer && !other_offered && held != Held::kBoth) {
@@ -228,14 +228,14 @@ ServiceResult<RematchDecision> decide_rematch(
                 g.rematch.offered_by = side;
                 v1::WatchGameResponse offered;
                 offered.mutable_rematch_offered()->set_by(api(side));
-                recorded.push_back(event_bytes(std::move(offered), now));
+                recorded.push_back(recorded_event(std::move(offered), now));
                 return true;
             }
             if ((decision.error = may_create())) return !recorded.empty();
             g.rematch.offered_by = storage::Side::kNone;
             g.rematch.game_id = new_game_id();
             recorded.push_back(
-                event_bytes(rematch_answered_event(true, side, g.rematch.game_id), now));
+                recorded_event(rematch_answered_event(true, side, g.rematch.game_id), now));
             decision.accepted = true;
             return true;
         },

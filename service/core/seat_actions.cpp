@@ -61,7 +61,7 @@ ServiceResult<Response> seat_action(storage::GameStore& store, Clock& clock, Rat
         std::optional<v1::Game> after;
         auto found = store.modify_game(
             id,
-            [&](storage::GameWithLastMove& current, std::vector<std::string>& recorded) {
+            [&](storage::GameWithLastMove& current, storage::EventRecords& recorded) {
                 GameRow& g = current.game;
                 const Held held = seat_of(g, token.value());
                 if (held == Held::kNone) {
@@ -93,7 +93,7 @@ ServiceResult<Response> seat_action(storage::GameStore& store, Clock& clock, Rat
                 after = game_view(g, current.last_move, now);
                 for (v1::WatchGameResponse& e : events) {
                     if (e.has_game_ended()) *e.mutable_game_ended()->mutable_game() = *after;
-                    recorded.push_back(event_bytes(std::move(e), now));
+                    recorded.push_back(recorded_event(std::move(e), now));
                 }
                 return true;
             },

@@ -465,17 +465,22 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
     std::vector<Shared> parsed;
     parsed.reserve(events.size());
     for (storage::GameEvent& recorded : events) {
-        v1::WatchGameResponse message;
-        if (!message.ParseFromString(recorded.body)) {
+        // Events recorded before their kind was (migration 0014) say it
+        // when parsed.
+        int kind = 0;
+        if (recorded.kind) {
+            kind = *recorded.kind;
+        } else if (v1::WatchGameResponse message; message.ParseFromString(recorded.body)) {
+            kind = message.event_case();
+        } else {
             spdlog::error("watch hub: event {} is unreadable", recorded.seq);
             continue;
         }
-        const bool ends = message.has_game_ended();
-        const bool last = message.has_rematch_answered();
-        // The recorded bytes go out as they are: serialized once, at the write.
-        parsed.push_back(
-            {recorded.seq, ends, last,
-             std::make_shared<const WatchEvent>(std::move(message), std::move(recorded.body))});
+        // The recorded bytes go out as they are: serialized once, at the
+        // write, and parsed only for a stream that needs the message.
+        parsed.push_back({recorded.seq, kind == v1::WatchGameResponse::kGameEnded,
+                          kind == v1::WatchGameResponse::kRematchAnswered,
+                          std::make_shared<const WatchEvent>(std::move(recorded.body))});
     }
     // The walk in parts (each a contiguous run of watchers, on the pool's
     // threads), each part with what it found: the watchers its events

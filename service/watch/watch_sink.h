@@ -20,25 +20,31 @@ enum class WatchEnd {
 // wire form serialized once (a thousand watchers must not mean a thousand
 // serializations).
 struct WatchEvent {
-    explicit WatchEvent(v1::WatchGameResponse m) : message(std::move(m)) {
-        message.SerializeToString(&bytes);
+    explicit WatchEvent(v1::WatchGameResponse m) : bytes(m.SerializeAsString()) {
+        std::call_once(message_once_, [&] { message_ = std::move(m); });
     }
-    // An event whose serialized form is already at hand (as recorded).
-    WatchEvent(v1::WatchGameResponse m, std::string serialized)
-        : message(std::move(m)), bytes(std::move(serialized)) {}
-    v1::WatchGameResponse message;
-    std::string bytes;  // protobuf binary form of `message`
+    // An event in its serialized form, as recorded: parsed only when a
+    // stream asks for its message (a gRPC stream sends the bytes as they are).
+    explicit WatchEvent(std::string serialized) : bytes(std::move(serialized)) {}
+    std::string bytes;  // protobuf binary form of message()
 
-    // Another wire form of `message` (the NDJSON line), made by `render` for
-    // the first stream that asks and shared with every later one. If render
-    // throws, nothing is kept and the next caller tries again.
+    const v1::WatchGameResponse& message() const {
+        std::call_once(message_once_, [&] { message_.ParseFromString(bytes); });
+        return message_;
+    }
+
+    // Another wire form of the message (the NDJSON line), made by `render`
+    // for the first stream that asks and shared with every later one. If
+    // render throws, nothing is kept and the next caller tries again.
     template <typename Render>
     const std::string& text(Render&& render) const {
-        std::call_once(text_once_, [&] { text_ = render(message); });
+        std::call_once(text_once_, [&] { text_ = render(message()); });
         return text_;
     }
 
   private:
+    mutable std::once_flag message_once_;
+    mutable v1::WatchGameResponse message_;
     mutable std::once_flag text_once_;
     mutable std::string text_;
 };

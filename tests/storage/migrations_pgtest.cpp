@@ -95,5 +95,60 @@ TEST(Migrations, FourConcurrentRunsAllSucceedAndRecordEachVersionOnce) {
     EXPECT_TRUE(storage::migrations_up_to_date(url));
 }
 
+// Migration 0014 on a database that already has games: the side to move is
+// there at once for each of them, from its position, and follows it after;
+// the events recorded before it have no kind (the watch hub reads theirs
+// from their body).
+TEST(Migrations, TheColumnsForReadersFillInForGamesStoredBefore) {
+    const std::string url = create_scratch_database("migrations_columns_for_readers");
+    const std::string fox_to_move = "11111111-1111-4111-8111-111111111111";
+    const std::string geese_to_move = "22222222-2222-4222-8222-222222222222";
+    pqxx::connection connection(url);
+    {
+        // The schema as the previous release left it, with games in it.
+        pqxx::work tx(connection);
+        tx.exec(
+            "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL,"
+            " applied_at timestamptz NOT NULL DEFAULT now())");
+        for (const storage::Migration& m : embedded_migrations()) {
+            if (m.version >= 14) break;
+            tx.exec(m.sql);
+            tx.exec_params("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
+                           m.version, m.name);
+        }
+        for (const auto& [id, position] :
+             {std::pair{fox_to_move, "3/3/7/3F3/GGGGGGG/GGG/GGG f 0 0"},
+              std::pair{geese_to_move, "3/3/3F3/7/GGGGGGG/GGG/GGG g 1 1"}}) {
+            tx.exec_params(
+                "INSERT INTO games (game_id, variant, visibility, state, start_position,"
+                " start_geese, position, ply, quiet_plies, invite_code_hash, created_at,"
+                " updated_at) VALUES ($1::uuid, 'standard', 1, 2, $2, 13, $2, 0, 0, 'x', now(),"
+                " now())",
+                id, position);
+        }
+        tx.exec_params(
+            "INSERT INTO game_events (game_id, seq, body, created_at)"
+            " VALUES ($1::uuid, 1, 'x'::bytea, now())",
+            fox_to_move);
+        tx.commit();
+    }
+    EXPECT_EQ(apply_migrations(url).applied, std::vector<std::string>{"0014_columns_for_readers"});
+
+    pqxx::nontransaction tx(connection);
+    const auto side_to_move = [&](const std::string& id) {
+        return tx.exec_params1("SELECT side_to_move FROM games WHERE game_id = $1::uuid", id)[0]
+            .as<int>();
+    };
+    EXPECT_EQ(side_to_move(fox_to_move), 1);
+    EXPECT_EQ(side_to_move(geese_to_move), 2);
+    EXPECT_TRUE(tx.exec1("SELECT kind FROM game_events")[0].is_null());
+    // A write of the position (a move, by any release's server) moves it on.
+    tx.exec_params(
+        "UPDATE games SET position = '3/3/3F3/7/GGGGGGG/GGG/GGG g 1 1'"
+        " WHERE game_id = $1::uuid",
+        fox_to_move);
+    EXPECT_EQ(side_to_move(fox_to_move), 2);
+}
+
 }  // namespace
 }  // namespace foxgeese::test

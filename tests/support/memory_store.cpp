@@ -20,7 +20,8 @@ constexpr const char* kTokenUseWatcher = "00000000-0000-0000-0000-000000000000";
 constexpr std::int64_t kPresenceRowRetentionUs = 10LL * 60 * 1'000'000;
 
 // Whether the side to move of a position code ("<placement> <f|g> ...") is
-// the bot's, as the owed-bot-move statements read it.
+// the bot's, as games.side_to_move has it
+// (migrations/0014_columns_for_readers.sql).
 bool bot_to_move(const GameRow& g) {
     const std::size_t space = g.position.find(' ');
     const char side = space == std::string::npos ? '\0' : g.position[space + 1];
@@ -151,6 +152,8 @@ bool MemoryStore::insert_imported_game(const GameRow& row, const std::string& st
         stored.ply = m.ply;
         stored.notation = m.notation;
         stored.side = m.side;
+        stored.from = m.from;
+        stored.to = m.to;
         stored.captured = m.captured;
         stored.position = m.position;
         stored.state = m.state;
@@ -263,8 +266,8 @@ std::optional<storage::AppliedMove> MemoryStore::apply_move(const storage::MoveW
         m.comment.clear();
         g->moves[a.ply] = std::move(m);
         count_occurrence(*g, w.position_key, a.ply);
-        for (const std::string& body : w.events)
-            g->events.push_back(storage::GameEvent{++row.event_seq, body});
+        for (const storage::EventRecord& e : w.events)
+            g->events.push_back(storage::GameEvent{++row.event_seq, e.body, e.kind});
         applied = storage::AppliedMove{g->version, row.event_seq,
                                        g->occurrences.at(w.position_key).count};
     }
@@ -272,9 +275,9 @@ std::optional<storage::AppliedMove> MemoryStore::apply_move(const storage::MoveW
     return applied;
 }
 
-void MemoryStore::write_back(Game& g, GameRow& changed, const std::vector<std::string>& events) {
-    for (const std::string& body : events)
-        g.events.push_back(storage::GameEvent{++changed.event_seq, body});
+void MemoryStore::write_back(Game& g, GameRow& changed, const storage::EventRecords& events) {
+    for (const storage::EventRecord& e : events)
+        g.events.push_back(storage::GameEvent{++changed.event_seq, e.body, e.kind});
     // The columns update_game writes.
     GameRow& row = g.row;
     row.state = changed.state;
@@ -307,7 +310,7 @@ std::optional<GameWithLastMove> MemoryStore::modify_locked(Game& g, const GameCh
                                                            const storage::CallBudget& budget,
                                                            Announcements& announce) {
     GameWithLastMove current = with_last_move(g);
-    std::vector<std::string> events;
+    storage::EventRecords events;
     if (!change(current, events)) return current;  // nothing is written
     if (check_caller) storage::require_caller(budget);
     write_back(g, current.game, events);

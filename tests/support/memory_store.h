@@ -147,7 +147,7 @@ class MemoryStore final : public storage::GameStore,
     bool conflicts(const storage::GameRow& row) const;
     void insert(const storage::GameRow& row, const std::string& start_position_key);
     void count_occurrence(Game& g, const std::string& key, int ply);
-    void write_back(Game& g, storage::GameRow& changed, const std::vector<std::string>& events);
+    void write_back(Game& g, storage::GameRow& changed, const storage::EventRecords& events);
     std::optional<storage::GameWithLastMove> modify_locked(Game& g, const GameChange& change,
                                                            bool check_caller,
                                                            const storage::CallBudget& budget,

@@ -51,10 +51,10 @@ class MoveCopies : public ServiceTest {
         ASSERT_NE(copy, nullptr) << "no copy kept";
         const std::optional<storage::MoveContext> read = store_->load_move_context(game_id, "");
         ASSERT_TRUE(read.has_value());
-        EXPECT_TRUE(copy->game == read->game) << "the copied game row differs at ply "
-                                              << read->game.ply;
-        EXPECT_EQ(copy->window_occurrences, read->window_occurrences) << "at ply "
-                                                                      << read->game.ply;
+        EXPECT_TRUE(copy->game == read->game)
+            << "the copied game row differs at ply " << read->game.ply;
+        EXPECT_EQ(copy->window_occurrences, read->window_occurrences)
+            << "at ply " << read->game.ply;
         EXPECT_EQ(copy->version, read->version);
         EXPECT_FALSE(copy->earlier_try.has_value());
     }
@@ -98,8 +98,8 @@ TEST_F(MoveCopies, ADrawOfferMakesTheCopyStaleAndTheMoveThatFollowsDeclinesIt) {
     const v1::MakeMoveResponse moved = play(game, "c3-c4");
     EXPECT_EQ(moved.game().draw_offered_by(), v1::SIDE_UNSPECIFIED);
     EXPECT_EQ(reads(server(), "stale_copy"), 1);
-    const auto declined = watch.wait_for_event(
-        [](const v1::WatchGameResponse& e) { return e.has_draw_answered(); });
+    const auto declined =
+        watch.wait_for_event([](const v1::WatchGameResponse& e) { return e.has_draw_answered(); });
     ASSERT_TRUE(declined.has_value()) << watch.describe_received();
     EXPECT_FALSE(declined->draw_answered().accepted());
     expect_copy_is_current(game.id);
@@ -207,7 +207,7 @@ TEST_F(MoveCopies, AWriteOnAContextReadBeforeAnotherChangeOfTheRowAppliesNothing
     write.move.position = read->game.position;
     write.move.state = storage::GameState::kActive;
     write.position_key = "never played";
-    write.events = {"event"};
+    write.events = {storage::EventRecord{"event", 0}};
     EXPECT_FALSE(store_->apply_move(write).has_value());
     const Reply<v1::ListMovesResponse> listed = client().list_moves(game.id);
     ASSERT_TRUE(IsOk(listed));

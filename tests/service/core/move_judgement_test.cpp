@@ -93,7 +93,8 @@ TEST(MoveJudgement, AStepPlansTheWriteAndTheReplyWithTheGameAfterIt) {
     EXPECT_TRUE(w.move.response.empty()) << "no request_id: no reply is kept";
     ASSERT_EQ(w.events.size(), 1u);
     v1::WatchGameResponse event;
-    ASSERT_TRUE(event.ParseFromString(w.events[0]));
+    ASSERT_TRUE(event.ParseFromString(w.events[0].body));
+    EXPECT_EQ(w.events[0].kind, v1::WatchGameResponse::kMoveMade);
     EXPECT_EQ(event.move_made().move().SerializeAsString(),
               judged.plan->response.move().SerializeAsString());
 
@@ -213,7 +214,8 @@ TEST(MoveJudgement, TheThirdOccurrenceInTheWindowDrawsAndEndsTheGame) {
     EXPECT_EQ(after.clocks.turn_started_us, 0);
     ASSERT_EQ(judged.plan->write.events.size(), 2u);
     v1::WatchGameResponse ended;
-    ASSERT_TRUE(ended.ParseFromString(judged.plan->write.events[1]));
+    ASSERT_TRUE(ended.ParseFromString(judged.plan->write.events[1].body));
+    EXPECT_EQ(judged.plan->write.events[1].kind, v1::WatchGameResponse::kGameEnded);
     EXPECT_EQ(ended.game_ended().game().SerializeAsString(),
               judged.plan->response.game().SerializeAsString());
 
@@ -232,7 +234,7 @@ TEST(MoveJudgement, MovingDeclinesTheOtherSidesDrawOfferButNotYourOwn) {
     EXPECT_EQ(declined.plan->write.game_after.draw_offered_by, storage::Side::kNone);
     ASSERT_EQ(declined.plan->write.events.size(), 2u);
     v1::WatchGameResponse answered;
-    ASSERT_TRUE(answered.ParseFromString(declined.plan->write.events[1]));
+    ASSERT_TRUE(answered.ParseFromString(declined.plan->write.events[1].body));
     EXPECT_FALSE(answered.draw_answered().accepted());
     EXPECT_EQ(answered.draw_answered().by(), v1::SIDE_FOX);
 

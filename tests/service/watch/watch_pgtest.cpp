@@ -111,9 +111,9 @@ class WatchReplicas : public ServiceTest {
   protected:
     // Another replica on the same database, with its own pool, LISTEN
     // connection and hub.
-    std::unique_ptr<service::Replica> start_replica(service::WatchHubOptions watch = test_watch_options(),
-                                                       int pool_size = 4,
-                                                       std::chrono::seconds drain = 10s) {
+    std::unique_ptr<service::Replica> start_replica(
+        service::WatchHubOptions watch = test_watch_options(), int pool_size = 4,
+        std::chrono::seconds drain = 10s) {
         service::ReplicaOptions options = test_replica_options(database_url());
         options.db_pool_size = pool_size;
         options.drain_timeout = drain;
@@ -318,6 +318,33 @@ TEST_F(WatchReplicas, AResignationEndsTheStreamWithGameEndedAndOk) {
     EXPECT_TRUE(SameMessage(resigned->game(), ended->game_ended().game()));
     EXPECT_TRUE(EndsOk(watch));
     EXPECT_TRUE(eventually([&] { return b->hub().active_watchers() == 0; }));
+}
+
+// As a server of the release before migration 0014 records it: an event
+// without its kind. The hub reads the kind from the body, so GameEnded still
+// ends the stream.
+TEST_F(WatchReplicas, AGameEndedRecordedWithoutItsKindStillEndsTheStream) {
+    const SeatedGame game = start_game();
+    WatchStream watch(server().grpc_port(), game.id);
+    ASSERT_TRUE(Opens(watch, game.id));
+    Event ended;
+    ended.mutable_game_ended()->mutable_game()->set_game_id(game.id);
+    {
+        pqxx::connection connection(database_url());
+        pqxx::work tx(connection);
+        tx.exec_params("UPDATE games SET event_seq = event_seq + 1 WHERE game_id = $1::uuid",
+                       game.id);
+        tx.exec_params(
+            "INSERT INTO game_events (game_id, seq, body, created_at)"
+            " SELECT game_id, event_seq, $2, now() FROM games WHERE game_id = $1::uuid",
+            game.id, pqxx::binarystring(ended.SerializeAsString()));
+        tx.exec_params("SELECT pg_notify('foxgeese_events', $1)", game.id);
+        tx.commit();
+    }
+    const std::optional<Event> heard = watch.next_change();
+    ASSERT_TRUE(heard && heard->has_game_ended()) << watch.describe_received();
+    EXPECT_EQ(heard->game_ended().game().game_id(), game.id);
+    EXPECT_TRUE(EndsOk(watch));
 }
 
 // ---------------------------------------------------------------------------
