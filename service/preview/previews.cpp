@@ -229,6 +229,27 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag) {
     return false;
 }
 
+std::vector<Frame> animation_frames(const v1::ListMovesResponse& moves, int max_plies) {
+    const Variant& variant = variant_of(moves.game());
+    const int count = moves.moves_size();
+    const int skipped = std::max(0, count - max_plies);
+    std::vector<Frame> frames;
+    frames.reserve(static_cast<std::size_t>(count - skipped + 1));
+    if (skipped == 0) {
+        frames.push_back(Frame{position_of(variant, moves.start_position()), std::nullopt});
+    } else {
+        const v1::Move& before = moves.moves(skipped - 1);
+        frames.push_back(
+            Frame{position_of(variant, before.position()), last_move_of(variant.board(), before)});
+    }
+    for (int i = skipped; i < count; ++i) {
+        const v1::Move& move = moves.moves(i);
+        frames.push_back(
+            Frame{position_of(variant, move.position()), last_move_of(variant.board(), move)});
+    }
+    return frames;
+}
+
 Previews::Previews(service::GameService& logic, PreviewOptions options)
     : logic_(logic),
       options_(std::move(options)),
@@ -506,23 +527,7 @@ ServiceResult<PreviewReply> Previews::animation(const PreviewRequest& request,
     if (!moves.ok()) return moves.error();
     const v1::Game& game = moves.value().game();  // it may have moved on since
     reply = reply_at(game);
-    const Variant& variant = variant_of(game);
-    std::vector<Frame> frames;
-    const int count = moves.value().moves_size();
-    const int skipped = std::max(0, count - kMaxAnimationPlies);
-    frames.reserve(static_cast<std::size_t>(count - skipped + 1));
-    if (skipped == 0) {
-        frames.push_back(Frame{position_of(variant, moves.value().start_position()), std::nullopt});
-    } else {
-        const v1::Move& before = moves.value().moves(skipped - 1);
-        frames.push_back(
-            Frame{position_of(variant, before.position()), last_move_of(variant.board(), before)});
-    }
-    for (int i = skipped; i < count; ++i) {
-        const v1::Move& move = moves.value().moves(i);
-        frames.push_back(
-            Frame{position_of(variant, move.position()), last_move_of(variant.board(), move)});
-    }
+    const std::vector<Frame> frames = animation_frames(moves.value());
     const auto deadline = std::chrono::steady_clock::now() + options_.animation_time_limit;
     bool late = false;
     auto gif = game_animation(frames, width.value(), [&] {

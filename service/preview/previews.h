@@ -13,11 +13,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "service/core/call_context.h"
 #include "service/core/game_service.h"
 #include "service/core/rate_limits.h"
 #include "service/core/service_error.h"
+#include "service/preview/board_images.h"
 #include "service/preview/preview_options.h"
 #include "service/preview/render_cache.h"
 
@@ -78,6 +80,12 @@ class Previews {
     service::ConcurrencyLimiter animations_running_;
     RenderCache cache_;
 };
+
+// The frames of a game's animation: its start and the position after each
+// move; of a game longer than `max_plies`, the last `max_plies` moves and
+// the position before them.
+std::vector<Frame> animation_frames(const v1::ListMovesResponse& moves,
+                                    int max_plies = kMaxAnimationPlies);
 
 // Whether an If-None-Match header names `etag` (or is "*"); weak
 // validators match by their opaque part.
