@@ -17,12 +17,16 @@ std::string position_image(const Position& position, const std::optional<LastMov
 std::optional<std::string> game_animation(std::span<const Frame> frames, int width,
                                           const std::function<bool()>& stop) {
     if (frames.empty()) throw std::invalid_argument("an animation needs a frame");
-    const Picture first = board_picture(frames.front().position, frames.front().last);
-    Raster raster(width, pixel_height(first, width));
+    // The board is drawn once; each frame copies it and draws its pieces.
+    const Picture board = board_background(frames.front().position.variant());
+    Raster background(width, pixel_height(board, width));
+    background.draw(board);
+    Raster raster(background.width(), background.height());
     GifAnimation gif(raster.width(), raster.height(), GifPalette::board());
     for (std::size_t i = 0; i < frames.size(); ++i) {
         if (stop && stop()) return std::nullopt;
-        raster.draw(i == 0 ? first : board_picture(frames[i].position, frames[i].last));
+        raster.copy_from(background);
+        raster.draw(board_pieces(frames[i].position, frames[i].last));
         const int delay = i + 1 == frames.size() ? kLastFrameDelayCs
                           : i == 0               ? kFirstFrameDelayCs
                                                  : kFrameDelayCs;

@@ -72,16 +72,30 @@ std::span<const Rgb> board_colors() {
     return kColors;
 }
 
-Picture board_picture(const Position& position, const std::optional<LastMove>& last) {
-    const Board& board = position.board();
+namespace {
+
+// Where a point is drawn.
+struct Layout {
+    const Board& board;
+    double x(int point) const { return kMargin + kCell * board.file_of(point); }
+    double y(int point) const {
+        return kMargin + kCell * (board.ranks() - 1 - board.rank_of(point));
+    }
+};
+
+Picture empty_picture(const Board& board) {
     Picture picture;
     picture.width = kMargin * 2 + kCell * (board.files() - 1);
     picture.height = kMargin * 2 + kCell * (board.ranks() - 1);
-    const auto x_of = [&](int point) { return kMargin + kCell * board.file_of(point); };
-    const auto y_of = [&](int point) {
-        return kMargin + kCell * (board.ranks() - 1 - board.rank_of(point));
-    };
+    return picture;
+}
 
+}  // namespace
+
+Picture board_background(const Variant& variant) {
+    const Board& board = variant.board();
+    const Layout at{board};
+    Picture picture = empty_picture(board);
     picture.shapes.push_back(rect(0, 0, picture.width, picture.height, Paint{kBoard}));
     for (int file = 0; file < board.files(); ++file) {
         add_text(picture, std::string(1, static_cast<char>('a' + file)), kMargin + kCell * file,
@@ -91,10 +105,10 @@ Picture board_picture(const Position& position, const std::optional<LastMove>& l
         add_text(picture, std::to_string(rank + 1), 14,
                  kMargin + kCell * (board.ranks() - 1 - rank) + 5, 9.5, Paint{kCoordinate}, 1.3);
     }
-    for (Bitboard pen = position.variant().pen(); pen;) {
+    for (Bitboard pen = variant.pen(); pen;) {
         const int p = pop_lowest(pen);
         picture.shapes.push_back(
-            rect(x_of(p) - kCell / 2, y_of(p) - kCell / 2, kCell, kCell, Paint{kPen, kPenAlpha}));
+            rect(at.x(p) - kCell / 2, at.y(p) - kCell / 2, kCell, kCell, Paint{kPen, kPenAlpha}));
     }
     // Each link once, from its lower end.
     for (int a = 0; a < board.point_count(); ++a) {
@@ -104,30 +118,52 @@ Picture board_picture(const Position& position, const std::optional<LastMove>& l
             const bool diagonal =
                 board.file_of(a) != board.file_of(b) && board.rank_of(a) != board.rank_of(b);
             picture.shapes.push_back(
-                lines({{x_of(a), y_of(a)}, {x_of(b), y_of(b)}}, kLine, diagonal ? 1.5 : 2.5));
+                lines({{at.x(a), at.y(a)}, {at.x(b), at.y(b)}}, kLine, diagonal ? 1.5 : 2.5));
         }
     }
     for (int p = 0; p < board.point_count(); ++p) {
-        const double x = x_of(p);
-        const double y = y_of(p);
-        Shape spot = circle(x, y, last && last->from == p ? 7 : 5);
-        spot.fill = Paint{last && last->from == p ? kAccent : kLine};
+        Shape spot = circle(at.x(p), at.y(p), 5);
+        spot.fill = Paint{kLine};
         picture.shapes.push_back(spot);
-        const bool fox = has(position.foxes(), p);
-        if (fox || has(position.geese(), p)) {
-            Shape piece = circle(x, y, kCell * 0.27);
-            piece.fill = Paint{fox ? kFox : kGoose};
-            const bool moved = last && last->to == p;
-            piece.stroke = Paint{moved ? kLastTo : kPieceEdge};
-            piece.stroke_width = moved ? 4 : 2;
-            picture.shapes.push_back(piece);
-            if (fox) add_text(picture, "F", x, y + 6, 12, Paint{kWhite}, 2.6);
-        }
-        if (last && has(last->captured, p)) {
-            picture.shapes.push_back(lines({{x - 9, y - 9}, {x + 9, y + 9}}, kBad, 3));
-            picture.shapes.push_back(lines({{x + 9, y - 9}, {x - 9, y + 9}}, kBad, 3));
-        }
     }
+    return picture;
+}
+
+Picture board_pieces(const Position& position, const std::optional<LastMove>& last) {
+    const Board& board = position.board();
+    const Layout at{board};
+    Picture picture = empty_picture(board);
+    if (last) {
+        Shape spot = circle(at.x(last->from), at.y(last->from), 7);
+        spot.fill = Paint{kAccent};
+        picture.shapes.push_back(spot);
+    }
+    for (Bitboard pieces = position.occupied(); pieces;) {
+        const int p = pop_lowest(pieces);
+        const bool fox = has(position.foxes(), p);
+        Shape piece = circle(at.x(p), at.y(p), kCell * 0.27);
+        piece.fill = Paint{fox ? kFox : kGoose};
+        const bool moved = last && last->to == p;
+        piece.stroke = Paint{moved ? kLastTo : kPieceEdge};
+        piece.stroke_width = moved ? 4 : 2;
+        picture.shapes.push_back(piece);
+        if (fox) add_text(picture, "F", at.x(p), at.y(p) + 6, 12, Paint{kWhite}, 2.6);
+    }
+    for (Bitboard captured = last ? last->captured : 0; captured;) {
+        const int p = pop_lowest(captured);
+        const double x = at.x(p);
+        const double y = at.y(p);
+        picture.shapes.push_back(lines({{x - 9, y - 9}, {x + 9, y + 9}}, kBad, 3));
+        picture.shapes.push_back(lines({{x + 9, y - 9}, {x - 9, y + 9}}, kBad, 3));
+    }
+    return picture;
+}
+
+Picture board_picture(const Position& position, const std::optional<LastMove>& last) {
+    Picture picture = board_background(position.variant());
+    Picture pieces = board_pieces(position, last);
+    picture.shapes.insert(picture.shapes.end(), std::make_move_iterator(pieces.shapes.begin()),
+                          std::make_move_iterator(pieces.shapes.end()));
     return picture;
 }
 

@@ -53,8 +53,15 @@ struct LastMove {
     Bitboard captured = 0;
 };
 
-// The position on its variant's board, the last move marked when given.
+// The position on its variant's board, the last move marked when given:
+// board_background() with board_pieces() over it.
 Picture board_picture(const Position& position, const std::optional<LastMove>& last);
+
+// The variant's board alone: its background, coordinates, pen, links and
+// points, the same in every position (an animation draws it once).
+Picture board_background(const Variant& variant);
+// What stands on the board: the pieces and the last move's marks.
+Picture board_pieces(const Position& position, const std::optional<LastMove>& last);
 
 // Every opaque colour a board picture can show (the pen's translucent fill
 // as it looks over the board): what an indexed format's palette starts from.

@@ -23,6 +23,8 @@ class Raster {
 
     // Draws `picture` scaled to the whole image, over what was there.
     void draw(const Picture& picture);
+    // Makes this image a copy of `other`, of the same size.
+    void copy_from(const Raster& other);
 
     int width() const { return width_; }
     int height() const { return height_; }
