@@ -43,7 +43,8 @@ void HttpDispatch::preview(const std::shared_ptr<HttpConnection>& connection,
                            std::string_view path, std::string_view query) {
     HttpExchange& exchange = connection->exchange();
     const unsigned version = exchange.version;
-    exchange.entry.method = route;
+    // The route's name, with the method the request used ("GET /g/{game_id}").
+    exchange.entry.method = std::string(method) + route.substr(route.find(' '));
     if (method == "OPTIONS") return send_preflight(*connection, {"GET"});
     if (method != "GET") {
         ServiceError error = transport_error(StatusCode::kUnimplemented, kReasonMethodNotAllowed,
