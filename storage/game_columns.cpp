@@ -34,56 +34,66 @@ std::string game_with_last_move_select() {
            " FROM games g LEFT JOIN moves m ON m.game_id = g.game_id AND m.ply = g.ply";
 }
 
+namespace {
+
+template <class Code>
+Code code(const pqxx::field& f) {
+    return static_cast<Code>(f.as<int>());
+}
+
+}  // namespace
+
 GameRow read_game(const pqxx::row& row, int at) {
+    const auto f = [&](int i) { return row[at + i]; };
     GameRow g;
-    g.game_id = row[at + 0].as<std::string>();
-    g.variant = row[at + 1].as<std::string>();
-    if (!row[at + 2].is_null()) g.geese_option = row[at + 2].as<int>();
-    if (!row[at + 3].is_null()) g.geese_sideways = row[at + 3].as<bool>();
-    g.visibility = row[at + 4].as<int>();
-    g.state = row[at + 5].as<int>();
-    g.result = row[at + 6].as<int>();
-    g.end_reason = row[at + 7].as<int>();
-    g.start_position = row[at + 8].as<std::string>();
-    g.start_geese = row[at + 9].as<int>();
-    g.position = row[at + 10].as<std::string>();
-    g.ply = row[at + 11].as<int>();
-    g.quiet_plies = row[at + 12].as<int>();
-    g.fox_token_hash = row[at + 13].as<std::string>();
-    g.geese_token_hash = row[at + 14].as<std::string>();
-    g.invite_code_hash = row[at + 15].as<std::string>();
-    g.fox_request_hash = row[at + 16].as<std::string>();
-    g.geese_request_hash = row[at + 17].as<std::string>();
-    g.create_request_hash = row[at + 18].as<std::string>();
-    g.draw_offered_by = row[at + 19].as<int>();
-    g.created_us = row[at + 20].as<std::int64_t>();
-    g.updated_us = row[at + 21].as<std::int64_t>();
-    g.finished_us = row[at + 22].as<std::int64_t>();
-    g.event_seq = row[at + 23].as<std::int64_t>();
-    g.fox_retry_until_us = row[at + 24].as<std::int64_t>();
-    g.geese_retry_until_us = row[at + 25].as<std::int64_t>();
-    g.time_control = row[at + 26].as<int>();
-    g.initial_ms = row[at + 27].as<std::int64_t>();
-    g.increment_ms = row[at + 28].as<std::int64_t>();
-    g.move_period_ms = row[at + 29].as<std::int64_t>();
-    g.first_move_ms = row[at + 30].as<std::int64_t>();
-    g.fox_clock_ms = row[at + 31].as<std::int64_t>();
-    g.geese_clock_ms = row[at + 32].as<std::int64_t>();
-    g.start_ply = row[at + 33].as<int>();
-    g.turn_started_us = row[at + 34].as<std::int64_t>();
-    g.deadline_us = row[at + 35].as<std::int64_t>();
-    g.rematch_offered_by = row[at + 36].as<int>();
-    g.rematch_game_id = row[at + 37].as<std::string>();
-    g.rematch_of_game_id = row[at + 38].as<std::string>();
-    g.fox_reserved_hash = row[at + 39].as<std::string>();
-    g.geese_reserved_hash = row[at + 40].as<std::string>();
-    g.imported = row[at + 41].as<bool>();
-    g.record_time_control = row[at + 42].as<std::string>();
-    if (!row[at + 43].is_null()) g.record_created_us = row[at + 43].as<std::int64_t>();
-    if (!row[at + 44].is_null()) g.record_ended_us = row[at + 44].as<std::int64_t>();
-    g.bot_side = row[at + 45].as<int>();
-    g.bot_level = row[at + 46].as<int>();
-    g.bot_client_key = row[at + 47].as<std::string>();
+    g.game_id = f(0).as<std::string>();
+    g.variant = f(1).as<std::string>();
+    if (!f(2).is_null()) g.geese_option = f(2).as<int>();
+    if (!f(3).is_null()) g.geese_sideways = f(3).as<bool>();
+    g.visibility = code<Visibility>(f(4));
+    g.state = code<GameState>(f(5));
+    g.result = code<ResultCode>(f(6));
+    g.end_reason = code<EndReasonCode>(f(7));
+    g.start_position = f(8).as<std::string>();
+    g.start_geese = f(9).as<int>();
+    g.position = f(10).as<std::string>();
+    g.ply = f(11).as<int>();
+    g.quiet_plies = f(12).as<int>();
+    g.seats.fox.token_hash = f(13).as<std::string>();
+    g.seats.geese.token_hash = f(14).as<std::string>();
+    g.seats.invite_code_hash = f(15).as<std::string>();
+    g.seats.fox.request_hash = f(16).as<std::string>();
+    g.seats.geese.request_hash = f(17).as<std::string>();
+    g.create_request_hash = f(18).as<std::string>();
+    g.draw_offered_by = code<Side>(f(19));
+    g.created_us = f(20).as<std::int64_t>();
+    g.updated_us = f(21).as<std::int64_t>();
+    g.finished_us = f(22).as<std::int64_t>();
+    g.event_seq = f(23).as<std::int64_t>();
+    g.seats.fox.retry_until_us = f(24).as<std::int64_t>();
+    g.seats.geese.retry_until_us = f(25).as<std::int64_t>();
+    g.clocks.time_control = code<TimeControl>(f(26));
+    g.clocks.initial_ms = f(27).as<std::int64_t>();
+    g.clocks.increment_ms = f(28).as<std::int64_t>();
+    g.clocks.move_period_ms = f(29).as<std::int64_t>();
+    g.clocks.first_move_ms = f(30).as<std::int64_t>();
+    g.clocks.fox_ms = f(31).as<std::int64_t>();
+    g.clocks.geese_ms = f(32).as<std::int64_t>();
+    g.start_ply = f(33).as<int>();
+    g.clocks.turn_started_us = f(34).as<std::int64_t>();
+    g.clocks.deadline_us = f(35).as<std::int64_t>();
+    g.rematch.offered_by = code<Side>(f(36));
+    g.rematch.game_id = f(37).as<std::string>();
+    g.rematch.of_game_id = f(38).as<std::string>();
+    g.seats.fox.reserved_hash = f(39).as<std::string>();
+    g.seats.geese.reserved_hash = f(40).as<std::string>();
+    g.record.imported = f(41).as<bool>();
+    g.record.time_control = f(42).as<std::string>();
+    if (!f(43).is_null()) g.record.created_us = f(43).as<std::int64_t>();
+    if (!f(44).is_null()) g.record.ended_us = f(44).as<std::int64_t>();
+    g.bot.side = code<Side>(f(45));
+    g.bot.level = f(46).as<int>();
+    g.bot.client_key = f(47).as<std::string>();
     return g;
 }
 
@@ -93,12 +103,12 @@ std::optional<MoveRow> read_move(const pqxx::row& row, int at) {
     m.game_id = row[at + 0].as<std::string>();
     m.ply = row[at + 1].as<int>();
     m.notation = row[at + 2].as<std::string>();
-    m.side = row[at + 3].as<int>();
+    m.side = code<Side>(row[at + 3]);
     m.captured = row[at + 4].as<std::string>();
     m.position = row[at + 5].as<std::string>();
-    m.state = row[at + 6].as<int>();
-    m.result = row[at + 7].as<int>();
-    m.end_reason = row[at + 8].as<int>();
+    m.state = code<GameState>(row[at + 6]);
+    m.result = code<ResultCode>(row[at + 7]);
+    m.end_reason = code<EndReasonCode>(row[at + 8]);
     m.request_hash = row[at + 9].as<std::string>();
     if (!row[at + 10].is_null()) m.response = pqxx::binarystring(row[at + 10]).str();
     m.created_us = row[at + 11].as<std::int64_t>();
@@ -107,10 +117,6 @@ std::optional<MoveRow> read_move(const pqxx::row& row, int at) {
     if (!row[at + 14].is_null()) m.geese_clock_ms = row[at + 14].as<std::int64_t>();
     m.comment = row[at + 15].as<std::string>();
     return m;
-}
-
-std::string sql_int(int code) {
-    return std::to_string(code);
 }
 
 }  // namespace foxgeese::storage

@@ -33,6 +33,9 @@ GameRow read_game(const pqxx::row& row, int at = 0);
 std::optional<MoveRow> read_move(const pqxx::row& row, int at);
 
 // SQL literals for the stored codes, for statement texts.
-std::string sql_int(int code);
+template <class Code>
+std::string sql_code(Code code) {
+    return std::to_string(static_cast<int>(code));
+}
 
 }  // namespace foxgeese::storage

@@ -1,5 +1,6 @@
-// Plain records of what is stored per game. Small integer codes use the
-// numbers of the API's enums (see migrations/0001_games_moves_repetition.sql).
+// Plain records of what is stored per game, a game's row in the parts it is
+// made of. Small integer codes are enums with the numbers of the API's
+// (see migrations/0001_games_moves_repetition.sql).
 #pragma once
 
 #include <cstdint>
@@ -10,95 +11,127 @@
 
 namespace foxgeese::storage {
 
-// The codes stored in games.state and moves.state (foxgeese.v1.GameState),
-// named so that SQL built in C++ says what it selects.
-namespace game_state {
-inline constexpr int kWaiting = 1;
-inline constexpr int kActive = 2;
-inline constexpr int kFinished = 3;
-}  // namespace game_state
+// The codes stored in games.state and moves.state (foxgeese.v1.GameState).
+enum class GameState : std::int16_t { kNone = 0, kWaiting = 1, kActive = 2, kFinished = 3 };
 
-// moves.side, seat_presence.side and games.draw_offered_by (foxgeese.v1.Side).
-namespace side {
-inline constexpr int kFox = 1;
-inline constexpr int kGeese = 2;
-}  // namespace side
+// moves.side, seat_presence.side and the games columns that name a side
+// (foxgeese.v1.Side); kNone: no side.
+enum class Side : std::int16_t { kNone = 0, kFox = 1, kGeese = 2 };
 
-// games.time_control (which oneof of foxgeese.v1.TimeControl, 0 for none).
-namespace time_control {
-inline constexpr int kNone = 0;
-inline constexpr int kRealTime = 1;
-inline constexpr int kCorrespondence = 2;
-}  // namespace time_control
+// games.time_control (which oneof of foxgeese.v1.TimeControl).
+enum class TimeControl : std::int16_t { kNone = 0, kRealTime = 1, kCorrespondence = 2 };
 
 // games.visibility (foxgeese.v1.Visibility).
-namespace visibility {
-inline constexpr int kPrivate = 1;
-inline constexpr int kPublic = 2;
-}  // namespace visibility
+enum class Visibility : std::int16_t { kNone = 0, kPrivate = 1, kPublic = 2 };
+
+// A game's result and the reason it ended: the numbers of
+// foxgeese.v1.GameResult and foxgeese.v1.EndReason, which the store keeps
+// and never reads (0: none yet).
+enum class ResultCode : std::int16_t {};
+enum class EndReasonCode : std::int16_t {};
+
+// One seat of a game.
+struct SeatRow {
+    std::string token_hash;  // empty: the seat is open
+    // The CreateGame / JoinGame request id that took the seat, and until
+    // when a retry with it may hand the seat out again (0: never again).
+    // Cleared as soon as the seat's token is used.
+    std::string request_hash;
+    std::int64_t retry_until_us = 0;
+    // In a rematch: the finished game's token the seat is kept for, until
+    // its holder takes it.
+    std::string reserved_hash;
+
+    bool operator==(const SeatRow&) const = default;
+};
+
+struct Seats {
+    SeatRow fox;
+    SeatRow geese;
+    std::string invite_code_hash;
+
+    SeatRow& of(Side side) { return side == Side::kGeese ? geese : fox; }
+    const SeatRow& of(Side side) const { return side == Side::kGeese ? geese : fox; }
+    bool operator==(const Seats&) const = default;
+};
+
+// The time control and the clocks; see
+// migrations/0006_clocks_lifecycle_rematch.sql.
+struct GameClocks {
+    TimeControl time_control = TimeControl::kNone;
+    std::int64_t initial_ms = 0;
+    std::int64_t increment_ms = 0;
+    std::int64_t move_period_ms = 0;
+    std::int64_t first_move_ms = 0;
+    // Time left on each side's clock when its turn last began.
+    std::int64_t fox_ms = 0;
+    std::int64_t geese_ms = 0;
+    std::int64_t turn_started_us = 0;  // 0: no turn is running
+    std::int64_t deadline_us = 0;      // 0: the game never ends by itself
+
+    std::int64_t& of(Side side) { return side == Side::kGeese ? geese_ms : fox_ms; }
+    std::int64_t of(Side side) const { return side == Side::kGeese ? geese_ms : fox_ms; }
+    bool operator==(const GameClocks&) const = default;
+};
+
+// After a game: who offered a rematch, the rematch once accepted, and the
+// game this one is a rematch of.
+struct RematchLink {
+    Side offered_by = Side::kNone;
+    std::string game_id;
+    std::string of_game_id;
+
+    bool operator==(const RematchLink&) const = default;
+};
+
+// A game against the computer (migrations/0009_bot_seats.sql): the bot's
+// side (kNone: no bot) and level (1..8), and the client that created the
+// game, as a digest of its address (migrations/0013_bot_clients.sql).
+struct BotSeat {
+    Side side = Side::kNone;
+    int level = 0;
+    std::string client_key;
+
+    bool operator==(const BotSeat&) const = default;
+};
+
+// An imported game (migrations/0008_imported_games.sql): its record's
+// TimeControl tag (empty for "-") and dates, if it gave them.
+struct ImportedRecord {
+    bool imported = false;
+    std::string time_control;
+    std::optional<std::int64_t> created_us;
+    std::optional<std::int64_t> ended_us;
+
+    bool operator==(const ImportedRecord&) const = default;
+};
 
 struct GameRow {
     std::string game_id;  // canonical lowercase UUID
     std::string variant;
     std::optional<int> geese_option;
     std::optional<bool> geese_sideways;
-    int visibility = 0;
-    int state = 0;
-    int result = 0;
-    int end_reason = 0;
+    Visibility visibility = Visibility::kNone;
+    GameState state = GameState::kNone;
+    ResultCode result{};
+    EndReasonCode end_reason{};
     std::string start_position;
     int start_geese = 0;
+    int start_ply = 0;
     std::string position;
     int ply = 0;
     int quiet_plies = 0;
-    std::string fox_token_hash;    // empty: the seat is open
-    std::string geese_token_hash;  // empty: the seat is open
-    std::string invite_code_hash;
-    std::string fox_request_hash;
-    std::string geese_request_hash;
+    Side draw_offered_by = Side::kNone;
+    Seats seats;
     std::string create_request_hash;
-    // Until when a CreateGame / JoinGame retry with the request_id that took
-    // the seat may hand it out again (0: never again). Cleared as soon as the
-    // seat's token is used.
-    std::int64_t fox_retry_until_us = 0;
-    std::int64_t geese_retry_until_us = 0;
-    int draw_offered_by = 0;
-    // The time control (time_control::kNone, kRealTime, kCorrespondence)
-    // and the clocks; see migrations/0006_clocks_lifecycle_rematch.sql.
-    int time_control = 0;
-    std::int64_t initial_ms = 0;
-    std::int64_t increment_ms = 0;
-    std::int64_t move_period_ms = 0;
-    std::int64_t first_move_ms = 0;
-    std::int64_t fox_clock_ms = 0;
-    std::int64_t geese_clock_ms = 0;
-    int start_ply = 0;
-    std::int64_t turn_started_us = 0;  // 0: no turn is running
-    std::int64_t deadline_us = 0;      // 0: the game never ends by itself
-    // Rematch: who offered (a side number, 0 none), the rematch's id, the
-    // game this is a rematch of, and the seats kept for the old seat holders.
-    int rematch_offered_by = 0;
-    std::string rematch_game_id;
-    std::string rematch_of_game_id;
-    std::string fox_reserved_hash;
-    std::string geese_reserved_hash;
-    // A game against the computer: the bot's side (side::kFox or kGeese; 0
-    // for none) and level (1..8). See migrations/0009_bot_seats.sql.
-    int bot_side = 0;
-    int bot_level = 0;
-    // Which client created a bot game: a digest of its address (empty for
-    // other games). See migrations/0013_bot_clients.sql.
-    std::string bot_client_key;
+    GameClocks clocks;
+    RematchLink rematch;
+    BotSeat bot;
+    ImportedRecord record;
     std::int64_t created_us = 0;  // microseconds since the Unix epoch
     std::int64_t updated_us = 0;
     std::int64_t finished_us = 0;  // 0 while not finished
     std::int64_t event_seq = 0;    // number of the game's last recorded event
-    // An imported game (migrations/0008_imported_games.sql): its record's
-    // TimeControl tag (empty for "-") and dates, if it gave them.
-    bool imported = false;
-    std::string record_time_control;
-    std::optional<std::int64_t> record_created_us;
-    std::optional<std::int64_t> record_ended_us;
 
     bool operator==(const GameRow&) const = default;
 };
@@ -107,12 +140,12 @@ struct MoveRow {
     std::string game_id;
     int ply = 0;
     std::string notation;
-    int side = 0;
+    Side side = Side::kNone;
     std::string captured;  // space-separated points
     std::string position;
-    int state = 0;
-    int result = 0;
-    int end_reason = 0;
+    GameState state = GameState::kNone;
+    ResultCode result{};
+    EndReasonCode end_reason{};
     std::string request_hash;  // empty when the client sent no request_id
     std::string response;      // serialized reply bytes, for retries
     std::int64_t created_us = 0;
@@ -155,9 +188,9 @@ struct MoveContext {
 
 // Everything one accepted move writes.
 struct MoveWrite {
-    int previous_ply = 0;  // compare-and-swap: applies only if the game is still here
+    int previous_ply = 0;               // compare-and-swap: applies only if the game is still here
     std::int64_t previous_version = 0;  // ... and its row is as it was read (MoveContext::version)
-    GameRow game_after;    // position, counters, state, result, end reason, draw offer, times
+    GameRow game_after;  // position, counters, state, result, end reason, draw offer, times
     MoveRow move;
     std::string position_key;  // repetition key of the position after the move
     // The watch events the move makes (serialized WatchGameResponse), 1 to 3:

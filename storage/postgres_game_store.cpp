@@ -5,6 +5,7 @@
 
 #include "storage/database_call.h"
 #include "storage/game_columns.h"
+#include "storage/statements.h"
 
 namespace foxgeese::storage {
 namespace {
@@ -16,7 +17,7 @@ pqxx::binarystring bytea(const std::string& bytes) {
 }
 
 // The i-th event body as a bytea parameter; empty past the end, where the
-// statement ignores it (apply_move writes the first $18 of them).
+// statement ignores it (apply_move writes the first :event_count of them).
 pqxx::binarystring event_body(const std::vector<std::string>& events, std::size_t i) {
     static const std::string kNone;
     return bytea(i < events.size() ? events[i] : kNone);
@@ -31,6 +32,27 @@ std::optional<std::string> nonempty(const std::string& s) {
 std::optional<std::int64_t> nonzero(std::int64_t v) {
     if (v == 0) return std::nullopt;
     return v;
+}
+
+// The seats' columns, bound alike by a game's insert and its write-back.
+void bind_seats(NamedStatement::Call& call, const Seats& seats) {
+    call.set("fox_token_hash", nonempty(seats.fox.token_hash))
+        .set("geese_token_hash", nonempty(seats.geese.token_hash))
+        .set("fox_request_hash", nonempty(seats.fox.request_hash))
+        .set("geese_request_hash", nonempty(seats.geese.request_hash))
+        .set("fox_retry_until_us", nonzero(seats.fox.retry_until_us))
+        .set("geese_retry_until_us", nonzero(seats.geese.retry_until_us))
+        .set("fox_reserved_hash", nonempty(seats.fox.reserved_hash))
+        .set("geese_reserved_hash", nonempty(seats.geese.reserved_hash))
+        .set("invite_code_hash", seats.invite_code_hash);
+}
+
+// The clocks that run, bound by every write of a game.
+void bind_running_clocks(NamedStatement::Call& call, const GameClocks& clocks) {
+    call.set("fox_clock_ms", clocks.fox_ms)
+        .set("geese_clock_ms", clocks.geese_ms)
+        .set("turn_started_us", nonzero(clocks.turn_started_us))
+        .set("deadline_us", nonzero(clocks.deadline_us));
 }
 
 const char* list_statement(GameListFilter filter) {
@@ -86,19 +108,41 @@ std::optional<GameWithLastMove> read_game_with_last_move(const pqxx::result& r) 
 // or not; true when it was inserted.
 template <class Transaction>
 bool exec_insert_game(Transaction& tx, const GameRow& g, const std::string& start_position_key) {
-    const pqxx::result r = tx.exec_prepared(
-        "insert_game", g.game_id, g.variant, g.geese_option, g.geese_sideways, g.visibility,
-        g.state, g.start_position, g.start_geese, g.position, g.ply, g.quiet_plies,
-        nonempty(g.fox_token_hash), nonempty(g.geese_token_hash), g.invite_code_hash,
-        nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
-        nonempty(g.create_request_hash), g.created_us, start_position_key,
-        nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.time_control,
-        g.initial_ms, g.increment_ms, g.move_period_ms, g.first_move_ms, g.fox_clock_ms,
-        g.geese_clock_ms, g.start_ply, nonzero(g.turn_started_us), nonzero(g.deadline_us),
-        nonempty(g.rematch_of_game_id), nonempty(g.fox_reserved_hash),
-        nonempty(g.geese_reserved_hash), g.imported, nonempty(g.record_time_control),
-        g.record_created_us, g.record_ended_us, g.result, g.end_reason, nonzero(g.finished_us),
-        g.bot_side, g.bot_level, nonempty(g.bot_client_key));
+    NamedStatement::Call call = insert_game_statement().call();
+    call.set("game_id", g.game_id);
+    call.set("variant", g.variant);
+    call.set("geese_option", g.geese_option);
+    call.set("geese_sideways", g.geese_sideways);
+    call.set("visibility", g.visibility);
+    call.set("state", g.state);
+    call.set("result", g.result);
+    call.set("end_reason", g.end_reason);
+    call.set("start_position", g.start_position);
+    call.set("start_geese", g.start_geese);
+    call.set("start_ply", g.start_ply);
+    call.set("start_position_key", start_position_key);
+    call.set("position", g.position);
+    call.set("ply", g.ply);
+    call.set("quiet_plies", g.quiet_plies);
+    call.set("create_request_hash", nonempty(g.create_request_hash));
+    call.set("time_control", g.clocks.time_control);
+    call.set("initial_ms", g.clocks.initial_ms);
+    call.set("increment_ms", g.clocks.increment_ms);
+    call.set("move_period_ms", g.clocks.move_period_ms);
+    call.set("first_move_ms", g.clocks.first_move_ms);
+    call.set("rematch_of_game_id", nonempty(g.rematch.of_game_id));
+    call.set("bot_side", g.bot.side);
+    call.set("bot_level", g.bot.level);
+    call.set("bot_client_key", nonempty(g.bot.client_key));
+    call.set("imported", g.record.imported);
+    call.set("record_time_control", nonempty(g.record.time_control));
+    call.set("record_created_us", g.record.created_us);
+    call.set("record_ended_us", g.record.ended_us);
+    call.set("created_us", g.created_us);
+    call.set("finished_us", nonzero(g.finished_us));
+    bind_seats(call, g.seats);
+    bind_running_clocks(call, g.clocks);
+    const pqxx::result r = call.exec(tx);
     return r.size() == 1;
 }
 
@@ -118,8 +162,8 @@ PostgresGameStore::BotGameInsert PostgresGameStore::insert_bot_game(
     return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::work tx(conn);
         if (limit > 0) {
-            tx.exec_prepared("lock_bot_client", g.bot_client_key);
-            const pqxx::result count = tx.exec_prepared("bot_games_of_client", g.bot_client_key);
+            tx.exec_prepared("lock_bot_client", g.bot.client_key);
+            const pqxx::result count = tx.exec_prepared("bot_games_of_client", g.bot.client_key);
             if (count[0][0].as<std::int64_t>() >= limit) return BotGameInsert::kOverLimit;
         }
         if (!exec_insert_game(tx, g, start_position_key)) return BotGameInsert::kDuplicate;
@@ -137,9 +181,21 @@ bool PostgresGameStore::insert_imported_game(const GameRow& g,
         pqxx::work tx(conn);
         if (!exec_insert_game(tx, g, start_position_key)) return false;
         for (const auto& [m, key] : moves) {
-            tx.exec_prepared("insert_imported_move", g.game_id, m.ply, m.notation, m.side,
-                             m.captured, m.position, m.state, m.result, m.end_reason, m.created_us,
-                             nonempty(m.comment), key);
+            insert_imported_move_statement()
+                .call()
+                .set("game_id", g.game_id)
+                .set("ply", m.ply)
+                .set("notation", m.notation)
+                .set("side", m.side)
+                .set("captured", m.captured)
+                .set("position", m.position)
+                .set("state", m.state)
+                .set("result", m.result)
+                .set("end_reason", m.end_reason)
+                .set("created_us", m.created_us)
+                .set("comment", nonempty(m.comment))
+                .set("position_key", key)
+                .exec(tx);
         }
         require_caller(budget);
         tx.commit();
@@ -196,15 +252,36 @@ std::optional<AppliedMove> PostgresGameStore::apply_move(const MoveWrite& w,
             require_caller(budget);
             pqxx::nontransaction tx(conn);
             const GameRow& g = w.game_after;
-            const pqxx::result r = tx.exec_prepared(
-                "apply_move", g.game_id, w.previous_ply, g.position, g.ply, g.quiet_plies, g.state,
-                g.result, g.end_reason, g.draw_offered_by, g.updated_us, nonzero(g.finished_us),
-                w.move.notation, w.move.side, w.move.captured, nonempty(w.move.request_hash),
-                bytea(w.move.response), w.position_key, static_cast<int>(w.events.size()),
-                event_body(w.events, 0), event_body(w.events, 1), event_body(w.events, 2),
-                nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us), g.fox_clock_ms,
-                g.geese_clock_ms, nonzero(g.turn_started_us), nonzero(g.deadline_us),
-                w.move.think_ms, w.move.fox_clock_ms, w.move.geese_clock_ms, w.previous_version);
+            NamedStatement::Call call = apply_move_statement().call();
+            call.set("game_id", g.game_id);
+            call.set("previous_ply", w.previous_ply);
+            call.set("previous_version", w.previous_version);
+            call.set("position", g.position);
+            call.set("ply", g.ply);
+            call.set("quiet_plies", g.quiet_plies);
+            call.set("state", g.state);
+            call.set("result", g.result);
+            call.set("end_reason", g.end_reason);
+            call.set("draw_offered_by", g.draw_offered_by);
+            call.set("updated_us", g.updated_us);
+            call.set("finished_us", nonzero(g.finished_us));
+            call.set("fox_retry_until_us", nonzero(g.seats.fox.retry_until_us));
+            call.set("geese_retry_until_us", nonzero(g.seats.geese.retry_until_us));
+            call.set("notation", w.move.notation);
+            call.set("side", w.move.side);
+            call.set("captured", w.move.captured);
+            call.set("request_hash", nonempty(w.move.request_hash));
+            call.set("response", bytea(w.move.response));
+            call.set("think_ms", w.move.think_ms);
+            call.set("move_fox_clock_ms", w.move.fox_clock_ms);
+            call.set("move_geese_clock_ms", w.move.geese_clock_ms);
+            call.set("position_key", w.position_key);
+            call.set("event_count", static_cast<int>(w.events.size()));
+            call.set("event_1", event_body(w.events, 0));
+            call.set("event_2", event_body(w.events, 1));
+            call.set("event_3", event_body(w.events, 2));
+            bind_running_clocks(call, g.clocks);
+            const pqxx::result r = call.exec(tx);
             if (r.size() != 1) return std::nullopt;
             if (announcer_)
                 announcer_(g.game_id);
@@ -223,14 +300,20 @@ namespace {
 void write_back(pqxx::work& tx, GameRow& g, const std::vector<std::string>& events, bool notify) {
     const std::int64_t first_seq = g.event_seq + 1;
     g.event_seq += static_cast<std::int64_t>(events.size());
-    tx.exec_prepared("update_game", g.game_id, g.state, g.result, g.end_reason,
-                     nonempty(g.fox_token_hash), nonempty(g.geese_token_hash),
-                     nonempty(g.fox_request_hash), nonempty(g.geese_request_hash),
-                     g.draw_offered_by, g.updated_us, nonzero(g.finished_us), g.invite_code_hash,
-                     g.event_seq, nonzero(g.fox_retry_until_us), nonzero(g.geese_retry_until_us),
-                     g.fox_clock_ms, g.geese_clock_ms, nonzero(g.turn_started_us),
-                     nonzero(g.deadline_us), g.rematch_offered_by, nonempty(g.rematch_game_id),
-                     nonempty(g.fox_reserved_hash), nonempty(g.geese_reserved_hash));
+    NamedStatement::Call call = update_game_statement().call();
+    call.set("game_id", g.game_id);
+    call.set("state", g.state);
+    call.set("result", g.result);
+    call.set("end_reason", g.end_reason);
+    call.set("draw_offered_by", g.draw_offered_by);
+    call.set("rematch_offered_by", g.rematch.offered_by);
+    call.set("rematch_game_id", nonempty(g.rematch.game_id));
+    call.set("updated_us", g.updated_us);
+    call.set("finished_us", nonzero(g.finished_us));
+    call.set("event_seq", g.event_seq);
+    bind_seats(call, g.seats);
+    bind_running_clocks(call, g.clocks);
+    call.exec(tx);
     for (std::size_t i = 0; i < events.size(); ++i) {
         tx.exec_prepared("insert_event", g.game_id, first_seq + static_cast<std::int64_t>(i),
                          bytea(events[i]), g.updated_us);
@@ -474,8 +557,9 @@ GameCounts PostgresGameStore::count_games(const CallBudget& budget) {
         GameCounts counts;
         for (const auto& row : tx.exec_prepared("unfinished_games_by_state")) {
             const auto n = row[1].as<std::int64_t>();
-            if (row[0].as<int>() == game_state::kWaiting) counts.waiting = n;
-            if (row[0].as<int>() == game_state::kActive) counts.active = n;
+            const auto state = static_cast<GameState>(row[0].as<int>());
+            if (state == GameState::kWaiting) counts.waiting = n;
+            if (state == GameState::kActive) counts.active = n;
         }
         const pqxx::result estimate = tx.exec_prepared("estimated_games");
         if (!estimate.empty()) counts.estimated_total = estimate[0][0].as<std::int64_t>();

@@ -8,8 +8,8 @@
 namespace foxgeese::storage {
 namespace {
 
-const std::string kActive = sql_int(game_state::kActive);
-const std::string kPublic = sql_int(visibility::kPublic);
+const std::string kActive = sql_code(GameState::kActive);
+const std::string kPublic = sql_code(Visibility::kPublic);
 
 // One more occurrence of a position in a game's repetition history, as the
 // tail of an INSERT INTO position_occurrences.
@@ -17,31 +17,132 @@ const std::string kCountOccurrence =
     " ON CONFLICT (game_id, position_key) DO UPDATE"
     " SET occurrences = position_occurrences.occurrences + 1, last_ply = excluded.last_ply";
 
+}  // namespace
+
+const NamedStatement& insert_game_statement() {
+    // The start position is the game's first occurrence in its repetition
+    // history. A create retry that lost a race to its twin, or a rematch
+    // created a second time, inserts nothing.
+    static const NamedStatement statement(
+        "insert_game",
+        "WITH g AS ("
+        " INSERT INTO games (game_id, variant, geese_option, geese_sideways, visibility, state,"
+        " start_position, start_geese, position, ply, quiet_plies, fox_token_hash,"
+        " geese_token_hash, invite_code_hash, fox_request_hash, geese_request_hash,"
+        " create_request_hash, created_at, updated_at, fox_retry_until, geese_retry_until,"
+        " time_control, initial_ms, increment_ms, move_period_ms, first_move_ms, fox_clock_ms,"
+        " geese_clock_ms, start_ply, turn_started_at, deadline_at, rematch_of_game_id,"
+        " fox_reserved_hash, geese_reserved_hash, imported, record_time_control,"
+        " record_created_at, record_ended_at, result, end_reason, finished_at, bot_side,"
+        " bot_level, bot_client_key)"
+        " VALUES (:game_id::uuid, :variant, :geese_option, :geese_sideways, :visibility, :state,"
+        " :start_position, :start_geese, :position, :ply, :quiet_plies, :fox_token_hash,"
+        " :geese_token_hash, :invite_code_hash, :fox_request_hash, :geese_request_hash,"
+        " :create_request_hash, " FG_TS(":created_us") ", " FG_TS(":created_us") ", " FG_TS(
+            ":fox_retry_until_us") ", " FG_TS(":geese_retry_until_us") ","
+        " :time_control, :initial_ms, :increment_ms, :move_period_ms, :first_move_ms,"
+        " :fox_clock_ms, :geese_clock_ms, :start_ply, " FG_TS(":turn_started_us") ", " FG_TS(
+            ":deadline_us") ", :rematch_of_game_id::uuid, :fox_reserved_hash,"
+        " :geese_reserved_hash, :imported, :record_time_control, " FG_TS(
+            ":record_created_us") ", " FG_TS(":record_ended_us") ", :result, :end_reason, " FG_TS(
+            ":finished_us") ", :bot_side, :bot_level, :bot_client_key)"
+        " ON CONFLICT DO NOTHING RETURNING game_id, start_ply)"
+        " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
+        " SELECT game_id, :start_position_key, 1, start_ply FROM g RETURNING game_id");
+    return statement;
+}
+
+const NamedStatement& update_game_statement() {
+    static const NamedStatement statement(
+        "update_game",
+        "UPDATE games SET state = :state, result = :result, end_reason = :end_reason,"
+        " fox_token_hash = :fox_token_hash, geese_token_hash = :geese_token_hash,"
+        " fox_request_hash = :fox_request_hash, geese_request_hash = :geese_request_hash,"
+        " draw_offered_by = :draw_offered_by, updated_at = " FG_TS(":updated_us") ","
+        " finished_at = " FG_TS(":finished_us") ", invite_code_hash = :invite_code_hash,"
+        " event_seq = :event_seq, fox_retry_until = " FG_TS(":fox_retry_until_us") ","
+        " geese_retry_until = " FG_TS(":geese_retry_until_us") ", fox_clock_ms = :fox_clock_ms,"
+        " geese_clock_ms = :geese_clock_ms, turn_started_at = " FG_TS(":turn_started_us") ","
+        " deadline_at = " FG_TS(":deadline_us") ", rematch_offered_by = :rematch_offered_by,"
+        " rematch_game_id = :rematch_game_id::uuid, fox_reserved_hash = :fox_reserved_hash,"
+        " geese_reserved_hash = :geese_reserved_hash WHERE game_id = :game_id::uuid");
+    return statement;
+}
+
+const NamedStatement& apply_move_statement() {
+    // MakeMove's one write. The compare-and-swap on (ply, state) makes exactly
+    // one of two racing moves apply, and the one on the row version
+    // (:previous_version) that nothing else changed the row since it was
+    // read; a move with a request_id (:request_hash) applies only if that
+    // request_id made no move yet (a move judged on a copy of the game kept
+    // by the replica was not checked for it when read). The rest of the
+    // statement only runs for the game row it updated. A move ends any claim
+    // on the bot's move.
+    static const NamedStatement statement(
+        "apply_move",
+        "WITH upd AS ("
+        " UPDATE games SET position = :position, ply = :ply, quiet_plies = :quiet_plies,"
+        " state = :state, result = :result, end_reason = :end_reason,"
+        " draw_offered_by = :draw_offered_by, updated_at = " FG_TS(":updated_us") ","
+        " finished_at = " FG_TS(":finished_us") ", event_seq = event_seq + :event_count,"
+        " fox_retry_until = " FG_TS(":fox_retry_until_us") ","
+        " geese_retry_until = " FG_TS(":geese_retry_until_us") ", fox_clock_ms = :fox_clock_ms,"
+        " geese_clock_ms = :geese_clock_ms, turn_started_at = " FG_TS(":turn_started_us") ","
+        " deadline_at = " FG_TS(":deadline_us") ", bot_claimed_until = NULL, bot_claimed_by = NULL"
+        " WHERE game_id = :game_id::uuid AND ply = :previous_ply AND state = " +
+            kActive +
+            " AND xmin = :previous_version::text::xid"
+            " AND (:request_hash::text IS NULL OR NOT EXISTS (SELECT 1 FROM moves d"
+            " WHERE d.game_id = :game_id::uuid AND d.request_hash = :request_hash))"
+            " RETURNING game_id, event_seq, xmin::text::bigint AS version),"
+            " mv AS ("
+            " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
+            " end_reason, request_hash, response, created_at, think_ms, fox_clock_ms,"
+            " geese_clock_ms)"
+            " SELECT game_id, :ply, :notation, :side, :captured, :position, :state, :result,"
+            " :end_reason, :request_hash, nullif(:response::bytea, ''), " FG_TS(":updated_us") ","
+            " :think_ms, :move_fox_clock_ms, :move_geese_clock_ms FROM upd RETURNING game_id),"
+            " occ AS ("
+            " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
+            " SELECT game_id, :position_key, 1, :ply FROM upd" +
+            kCountOccurrence +
+            " RETURNING game_id, occurrences),"
+            // The move's events (1 to 3), numbered after the game's last one.
+            " ev AS ("
+            " INSERT INTO game_events (game_id, seq, body, created_at)"
+            " SELECT upd.game_id, upd.event_seq - :event_count + e.ord, e.body, " FG_TS(
+                ":updated_us") " FROM upd, (VALUES (1, :event_1::bytea), (2, :event_2::bytea),"
+                               " (3, :event_3::bytea)) AS e(ord, body)"
+                               " WHERE e.ord <= :event_count RETURNING game_id)"
+                               // No NOTIFY here: it would hold the database's notify lock
+                               // through this commit (service/watch/change_notifier.h).
+                               " SELECT upd.version, upd.event_seq, occ.occurrences"
+                               " FROM upd, mv, occ",
+        {"response", "event_1", "event_2", "event_3"});
+    return statement;
+}
+
+const NamedStatement& insert_imported_move_statement() {
+    // One move of an imported game, with its place in the repetition
+    // history, written in the transaction that inserts the game.
+    static const NamedStatement statement(
+        "insert_imported_move",
+        "WITH mv AS ("
+        " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
+        " end_reason, created_at, comment)"
+        " VALUES (:game_id::uuid, :ply, :notation, :side, :captured, :position, :state, :result,"
+        " :end_reason, " FG_TS(":created_us") ", :comment) RETURNING game_id)"
+        " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
+        " SELECT game_id, :position_key, 1, :ply FROM mv" +
+            kCountOccurrence);
+    return statement;
+}
+
+namespace {
+
 void prepare_game_statements(pqxx::connection& conn) {
     const std::string select = game_with_last_move_select();
-    // The start position is the game's first occurrence in its repetition
-    // history; a create retry that lost a race to its twin inserts nothing.
-    conn.prepare("insert_game",
-                 "WITH g AS ("
-                 " INSERT INTO games (game_id, variant, geese_option, geese_sideways, visibility,"
-                 " state, start_position, start_geese, position, ply, quiet_plies,"
-                 " fox_token_hash, geese_token_hash, invite_code_hash, fox_request_hash,"
-                 " geese_request_hash, create_request_hash, created_at, updated_at,"
-                 " fox_retry_until, geese_retry_until, time_control, initial_ms, increment_ms,"
-                 " move_period_ms, first_move_ms, fox_clock_ms, geese_clock_ms, start_ply,"
-                 " turn_started_at, deadline_at, rematch_of_game_id, fox_reserved_hash,"
-                 " geese_reserved_hash, imported, record_time_control, record_created_at,"
-                 " record_ended_at, result, end_reason, finished_at, bot_side, bot_level, bot_client_key)"
-                 " VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-                 " $15, $16, $17, " FG_TS("$18") ", " FG_TS("$18") ", " FG_TS("$20") ", " FG_TS(
-                     "$21") ", $22, $23, $24, $25, $26, $27, $28, $29, " FG_TS("$30") ", " FG_TS("$31")
-                 ", $32::uuid, $33, $34, $35, $36, " FG_TS("$37") ", " FG_TS("$38") ", $39, $40, "
-                 FG_TS("$41") ", $42, $43, $44)"
-                 // A create retry that lost a race to its twin, or a rematch
-                 // created a second time, inserts nothing.
-                 " ON CONFLICT DO NOTHING RETURNING game_id, start_ply)"
-                 " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
-                 " SELECT game_id, $19, 1, start_ply FROM g RETURNING game_id");
+    insert_game_statement().prepare(conn);
     conn.prepare("find_game", select + " WHERE g.game_id = $1::uuid");
     conn.prepare("find_game_by_create_request", select + " WHERE g.create_request_hash = $1");
     // Two indexed lookups rather than one OR, which could not use both indexes.
@@ -51,20 +152,11 @@ void prepare_game_statements(pqxx::connection& conn) {
                      "(SELECT game_id FROM games WHERE fox_token_hash = $1 LIMIT 1),"
                      "(SELECT game_id FROM games WHERE geese_token_hash = $1 LIMIT 1))");
     conn.prepare("lock_game", select + " WHERE g.game_id = $1::uuid FOR UPDATE OF g");
-    conn.prepare("update_game",
-                 "UPDATE games SET state = $2, result = $3, end_reason = $4, fox_token_hash = $5,"
-                 " geese_token_hash = $6, fox_request_hash = $7, geese_request_hash = $8,"
-                 " draw_offered_by = $9, updated_at = " FG_TS("$10") ","
-                 " finished_at = " FG_TS("$11") ", invite_code_hash = $12, event_seq = $13,"
-                 " fox_retry_until = " FG_TS("$14") ", geese_retry_until = " FG_TS("$15") ","
-                 " fox_clock_ms = $16, geese_clock_ms = $17, turn_started_at = " FG_TS("$18") ","
-                 " deadline_at = " FG_TS("$19") ", rematch_offered_by = $20,"
-                 " rematch_game_id = $21::uuid, fox_reserved_hash = $22, geese_reserved_hash = $23"
-                 " WHERE game_id = $1::uuid");
+    update_game_statement().prepare(conn);
     // The sweeper's next game: the longest overdue one nobody else holds.
     conn.prepare("lock_next_overdue",
                  select + " WHERE g.deadline_at <= " FG_TS("$1") " AND g.state IN (" +
-                     sql_int(game_state::kWaiting) + ", " + sql_int(game_state::kActive) +
+                     sql_code(GameState::kWaiting) + ", " + sql_code(GameState::kActive) +
                      ") ORDER BY g.deadline_at LIMIT 1 FOR UPDATE OF g SKIP LOCKED");
     // One statement per listing, so each uses its partial index.
     const std::string page_filter =
@@ -78,18 +170,18 @@ void prepare_game_statements(pqxx::connection& conn) {
             sql.replace(at, 5, column);
         return sql;
     };
-    const auto in_state = [](int state) { return "g.state = " + sql_int(state); };
+    const auto in_state = [](GameState state) { return "g.state = " + sql_code(state); };
     // Open to anyone: a rematch waiting for its players is not (its seats are
     // kept for them).
-    conn.prepare("list_open_games",
-                 listing(in_state(game_state::kWaiting) + " AND g.rematch_of_game_id IS NULL",
-                         "created_at"));
+    conn.prepare(
+        "list_open_games",
+        listing(in_state(GameState::kWaiting) + " AND g.rematch_of_game_id IS NULL", "created_at"));
     // In progress: newest first too, by a column a move leaves alone (see
     // migration 0012: a move that changes no indexed column is a HOT update).
-    conn.prepare("list_active_games", listing(in_state(game_state::kActive), "created_at"));
+    conn.prepare("list_active_games", listing(in_state(GameState::kActive), "created_at"));
     // Games played here; imported ones have their own listing.
     conn.prepare("list_recent_games",
-                 listing(in_state(game_state::kFinished) + " AND NOT g.imported", "finished_at"));
+                 listing(in_state(GameState::kFinished) + " AND NOT g.imported", "finished_at"));
     conn.prepare("list_imported_games", listing("g.imported", "created_at"));
 }
 
@@ -106,59 +198,8 @@ void prepare_move_statements(pqxx::connection& conn) {
                      "   AND o.last_ply >= g.ply - g.quiet_plies), g.xmin::text::bigint"
                      " FROM games g LEFT JOIN moves r ON r.game_id = g.game_id"
                      " AND r.request_hash = $2 WHERE g.game_id = $1::uuid");
-    // MakeMove's one write. The compare-and-swap on (ply, state) makes exactly
-    // one of two racing moves apply, and the one on the row version ($31)
-    // that nothing else changed the row since it was read; a move with a
-    // request_id ($15) applies only if that request_id made no move yet (a
-    // move judged on a copy of the game kept by the replica was not checked
-    // for it when read). The rest of the statement only runs for the game
-    // row it updated. A move ends any claim on the bot's move.
-    conn.prepare(
-        "apply_move",
-        "WITH upd AS ("
-        " UPDATE games SET position = $3, ply = $4, quiet_plies = $5, state = $6, result = $7,"
-        " end_reason = $8, draw_offered_by = $9, updated_at = " FG_TS("$10") ","
-        " finished_at = " FG_TS("$11") ", event_seq = event_seq + $18,"
-        " fox_retry_until = " FG_TS("$22") ", geese_retry_until = " FG_TS("$23") ","
-        " fox_clock_ms = $24, geese_clock_ms = $25, turn_started_at = " FG_TS("$26") ","
-        " deadline_at = " FG_TS("$27") ", bot_claimed_until = NULL, bot_claimed_by = NULL"
-        " WHERE game_id = $1::uuid AND ply = $2 AND state = " +
-            kActive +
-            " AND xmin = $31::text::xid"
-            " AND ($15::text IS NULL OR NOT EXISTS (SELECT 1 FROM moves d"
-            " WHERE d.game_id = $1::uuid AND d.request_hash = $15))"
-            " RETURNING game_id, event_seq, xmin::text::bigint AS version),"
-            " mv AS ("
-            " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
-            " end_reason, request_hash, response, created_at, think_ms, fox_clock_ms,"
-            " geese_clock_ms)"
-            " SELECT game_id, $4, $12, $13, $14, $3, $6, $7, $8, $15, nullif($16::bytea, ''), " FG_TS("$10")
-            ", $28, $29, $30 FROM upd RETURNING game_id),"
-            " occ AS ("
-            " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
-            " SELECT game_id, $17, 1, $4 FROM upd" +
-            kCountOccurrence +
-            " RETURNING game_id, occurrences),"
-            // The move's events (1 to 3), numbered after the game's last one.
-            " ev AS ("
-            " INSERT INTO game_events (game_id, seq, body, created_at)"
-            " SELECT upd.game_id, upd.event_seq - $18 + e.ord, e.body, " FG_TS("$10")
-            " FROM upd, (VALUES (1, $19::bytea), (2, $20::bytea), (3, $21::bytea)) AS e(ord, body)"
-            " WHERE e.ord <= $18 RETURNING game_id)"
-            // No NOTIFY here: it would hold the database's notify lock
-            // through this commit (service/watch/change_notifier.h).
-            " SELECT upd.version, upd.event_seq, occ.occurrences FROM upd, mv, occ");
-    // One move of an imported game, with its place in the repetition
-    // history, written in the transaction that inserts the game.
-    conn.prepare("insert_imported_move",
-                 "WITH mv AS ("
-                 " INSERT INTO moves (game_id, ply, notation, side, captured, position, state,"
-                 " result, end_reason, created_at, comment)"
-                 " VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, " FG_TS("$10") ", $11)"
-                 " RETURNING game_id)"
-                 " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
-                 " SELECT game_id, $12, 1, $2 FROM mv" +
-                     kCountOccurrence);
+    apply_move_statement().prepare(conn);
+    insert_imported_move_statement().prepare(conn);
     conn.prepare("list_moves", "SELECT " + move_columns("m") +
                                    " FROM moves m WHERE m.game_id = $1::uuid AND m.ply <= $2"
                                    " ORDER BY m.ply");
@@ -173,7 +214,7 @@ void prepare_bot_statements(pqxx::connection& conn) {
     // field) is its bot's, and whose bot move nobody holds a live claim on.
     const std::string bot_game = "state = " + kActive + " AND bot_side <> 0";
     const std::string owed =
-        " AND split_part(position, ' ', 2) = CASE bot_side WHEN " + sql_int(side::kFox) +
+        " AND split_part(position, ' ', 2) = CASE bot_side WHEN " + sql_code(Side::kFox) +
         " THEN 'f' ELSE 'g' END"
         " AND (bot_claimed_until IS NULL OR bot_claimed_until <= " FG_TS("$1") ")";
     // The owed bot moves the workers choose from (service/core/bot_moves.h):
@@ -247,8 +288,8 @@ constexpr const char* kTokenUseWatcher = "00000000-0000-0000-0000-000000000000";
 void prepare_presence_statements(pqxx::connection& conn) {
     // A seat holder who watches has used the seat's token: the seat's
     // CreateGame / JoinGame retry window closes.
-    const std::string is_fox = "$2 = " + sql_int(side::kFox);
-    const std::string is_geese = "$2 = " + sql_int(side::kGeese);
+    const std::string is_fox = "$2 = " + sql_code(Side::kFox);
+    const std::string is_geese = "$2 = " + sql_code(Side::kGeese);
     conn.prepare("presence_connect",
                  "WITH ins AS ("
                  " INSERT INTO seat_presence (game_id, side, watcher_id, server_id, connected_at,"
@@ -324,7 +365,7 @@ void prepare_presence_statements(pqxx::connection& conn) {
                           " FROM seat_presence p WHERE p.game_id = $1::uuid AND p.side = s.side"
                           " AND p.expires_at <= " FG_TS("$2") "))")
         "  FROM seat_departures d WHERE d.game_id = $1::uuid AND d.side = s.side)"
-        " FROM (VALUES (" + sql_int(side::kFox) + "::smallint), (" + sql_int(side::kGeese) +
+        " FROM (VALUES (" + sql_code(Side::kFox) + "::smallint), (" + sql_code(Side::kGeese) +
             "::smallint)) s(side) ORDER BY s.side");
 }
 
@@ -365,8 +406,8 @@ void prepare_health_statements(pqxx::connection& conn) {
     // word for word, so the planner uses it); all games only as the
     // planner's estimate, which costs no scan.
     conn.prepare("unfinished_games_by_state", "SELECT state, count(*) FROM games WHERE state IN (" +
-                                                  sql_int(game_state::kWaiting) + ", " +
-                                                  sql_int(game_state::kActive) +
+                                                  sql_code(GameState::kWaiting) + ", " +
+                                                  sql_code(GameState::kActive) +
                                                   ") GROUP BY state");
     conn.prepare(
         "estimated_games",

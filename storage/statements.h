@@ -8,8 +8,18 @@
 
 #include <pqxx/connection>
 
+#include "storage/named_statement.h"
+
 namespace foxgeese::storage {
 
 void prepare_statements(pqxx::connection& conn);
+
+// The store's big writes, their parameters bound by name: a game's insert,
+// its write-back after a change (modify_game), MakeMove's write, and an
+// imported move.
+const NamedStatement& insert_game_statement();
+const NamedStatement& update_game_statement();
+const NamedStatement& apply_move_statement();
+const NamedStatement& insert_imported_move_statement();
 
 }  // namespace foxgeese::storage

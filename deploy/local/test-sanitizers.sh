@@ -3,8 +3,8 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer over every test (build-asan),
 # and ThreadSanitizer over the server's own tests, label "service"
 # (build-tsan). Run after deploy/local/install-deps.sh. Not part of .ci/run:
-# on a 2-core machine the ASan half alone takes about an hour (see README,
-# Tests). Extra arguments go to both cmake runs.
+# on a 2-core machine the ASan half alone takes about an hour (see docs/tests.md,
+# "Sanitizers"). Extra arguments go to both cmake runs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo="$(pwd)"

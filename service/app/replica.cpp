@@ -25,8 +25,8 @@ constexpr const char* kLivenessService = "liveness";
 // the one that fires. The gateway in front refuses headers above 16 KiB.
 constexpr int kGrpcMetadataLimitBytes = 64 * 1024;
 
-// What gRPC 1.51 lets a server bound per connection (see the README's
-// Security section for what it does not): a ping every minute that must be
+// What gRPC 1.51 lets a server bound per connection (see docs/operations.md,
+// "Security", for what it does not): a ping every minute that must be
 // answered within 20 s, so a connection whose client went away or stopped
 // reading (it cannot answer) is closed, and what it held freed; a connection
 // with no call for 5 minutes is closed (clients reconnect when they next
@@ -65,7 +65,7 @@ Replica::Replica(const ReplicaOptions& options)
     store_->announce_changes_with(
         [notifier = notifier_.get()](const std::string& game_id) { notifier->changed(game_id); });
     probe_store_ = std::make_unique<storage::PostgresGameStore>(*probe_pool_);
-    presence_ = std::make_unique<storage::PresenceStore>(*pool_);
+    presence_ = std::make_unique<storage::PostgresPresenceStore>(*pool_);
     logic_ = std::make_unique<GameService>(*store_, *presence_, clock_, &metrics_, options.game);
     sweeper_ = std::make_unique<GameSweeper>(*store_, clock_, options.sweep_interval);
     hub_ = std::make_unique<WatchHub>(options.database_url, *store_, *presence_, clock_,

@@ -28,7 +28,7 @@
 #include "service/watch/watch_hub.h"
 #include "storage/connection_pool.h"
 #include "storage/postgres_game_store.h"
-#include "storage/presence_store.h"
+#include "storage/postgres_presence_store.h"
 
 namespace foxgeese::service {
 
@@ -115,7 +115,7 @@ class Replica {
     std::unique_ptr<ChangeNotifier> notifier_;
     std::unique_ptr<storage::PostgresGameStore> store_;
     std::unique_ptr<storage::PostgresGameStore> probe_store_;
-    std::unique_ptr<storage::PresenceStore> presence_;
+    std::unique_ptr<storage::PostgresPresenceStore> presence_;
     std::unique_ptr<GameService> logic_;
     std::unique_ptr<WatchHub> hub_;
     std::unique_ptr<GameSweeper> sweeper_;

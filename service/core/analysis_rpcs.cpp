@@ -93,11 +93,11 @@ ServiceResult<v1::AnalyzePositionResponse> GameService::analyze_position(
     const Position& pos = parsed.value();
     v1::AnalyzePositionResponse response;
     response.set_position(format_position_code(pos));
-    response.set_side_to_move(static_cast<v1::Side>(side_number(pos.side_to_move())));
+    response.set_side_to_move(api_side(pos.side_to_move()));
     // Over by the rules: nothing to search, so no place is taken either.
     if (const GameStatus status = evaluate_status(pos, 0); status.over()) {
-        response.set_result(static_cast<v1::GameResult>(result_number(status.outcome)));
-        response.set_end_reason(static_cast<v1::EndReason>(end_reason_number(status.reason)));
+        response.set_result(api_result(status.outcome));
+        response.set_end_reason(api_end_reason(status.reason));
         return response;
     }
 

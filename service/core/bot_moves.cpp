@@ -44,8 +44,8 @@ RepetitionHistory history_of(const Variant& variant,
 milliseconds bot_think_time(const storage::GameRow& game, milliseconds level_budget,
                             std::int64_t now_us) {
     milliseconds budget = level_budget;
-    if (game.deadline_us != 0) {
-        const std::int64_t left_ms = (game.deadline_us - now_us) / 1000;
+    if (game.clocks.deadline_us != 0) {
+        const std::int64_t left_ms = (game.clocks.deadline_us - now_us) / 1000;
         budget = std::min(budget, milliseconds(left_ms / kShareOfTimeLeft));
     }
     // A time limit of 0 would mean none.
@@ -62,7 +62,7 @@ std::uint64_t bot_seed(const std::string& game_id) {
     return hash;
 }
 
-BotWorker::BotWorker(GameService& service, storage::PostgresGameStore& store, Clock& clock,
+BotWorker::BotWorker(GameService& service, storage::GameStore& store, Clock& clock,
                      std::string server_id, BotWorkerOptions options, Metrics* metrics)
     : service_(service),
       store_(store),
@@ -239,7 +239,7 @@ void BotWorker::think_and_move(Searcher& searcher, std::unique_ptr<ForwardSolver
     const Variant& variant = variant_of(g);
     const Position pos = parse_position_code(variant, g.position).value();
     const RepetitionHistory history = history_of(variant, ctx->window_occurrences);
-    BotLevel level = bot_level(g.bot_level);
+    BotLevel level = bot_level(g.bot.level);
     level.time = bot_think_time(g, level.time, clock_.now_us());
 
     if (options_.think_delay.count() > 0) test_delay(flight, options_.think_delay);

@@ -43,7 +43,7 @@
 #include "service/core/game_service.h"
 #include "service/runtime/metrics.h"
 #include "storage/game_records.h"
-#include "storage/postgres_game_store.h"
+#include "storage/game_store.h"
 
 namespace foxgeese::service {
 
@@ -77,8 +77,8 @@ std::uint64_t bot_seed(const std::string& game_id);
 
 class BotWorker {
   public:
-    BotWorker(GameService& service, storage::PostgresGameStore& store, Clock& clock,
-              std::string server_id, BotWorkerOptions options, Metrics* metrics = nullptr);
+    BotWorker(GameService& service, storage::GameStore& store, Clock& clock, std::string server_id,
+              BotWorkerOptions options, Metrics* metrics = nullptr);
     ~BotWorker();
     BotWorker(const BotWorker&) = delete;
     BotWorker& operator=(const BotWorker&) = delete;
@@ -130,7 +130,7 @@ class BotWorker {
     void test_delay(const InFlight& flight, std::chrono::milliseconds delay);
 
     GameService& service_;
-    storage::PostgresGameStore& store_;
+    storage::GameStore& store_;
     Clock& clock_;
     const std::string server_id_;
     const BotWorkerOptions options_;

@@ -98,7 +98,7 @@ GameAnalysisEnd analyse_moves(Searcher& searcher, const Variant& variant,
         if (cut) return *cut;
         v1::PlyAnalysis& ply = *plies.Add();
         ply.set_ply(move.ply);
-        ply.set_side(static_cast<v1::Side>(side_number(pos.side_to_move())));
+        ply.set_side(api_side(pos.side_to_move()));
         ply.set_move(move.notation);
         if (current.best && !current.best->pv.empty()) {
             ply.set_best_move(format_move(pos.board(), current.best->pv.front()));

@@ -1,16 +1,18 @@
 #include "service/core/game_clock.h"
 
-#include <algorithm>
 #include <google/protobuf/util/time_util.h>
 
+#include <algorithm>
+
 #include "service/core/game_views.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 namespace {
 
 using storage::GameRow;
 using TimeUtil = google::protobuf::util::TimeUtil;
-namespace time_control = storage::time_control;
+using storage::TimeControl;
 
 constexpr std::int64_t kDayMs = 24LL * 3'600'000;
 
@@ -23,18 +25,18 @@ Side side_in(const std::string& code) {
 }
 
 std::int64_t& clock_of(GameRow& g, Side side) {
-    return side == Side::kFox ? g.fox_clock_ms : g.geese_clock_ms;
+    return g.clocks.of(stored(side));
 }
 
 std::int64_t clock_of(const GameRow& g, Side side) {
-    return side == Side::kFox ? g.fox_clock_ms : g.geese_clock_ms;
+    return g.clocks.of(stored(side));
 }
 
 // How long the side to move may take in its current turn.
 std::int64_t turn_allowance_ms(const GameRow& g) {
     const Side mover = side_to_move(g);
-    if (!has_moved(g, mover)) return g.first_move_ms;
-    if (g.time_control == time_control::kCorrespondence) return g.move_period_ms;
+    if (!has_moved(g, mover)) return g.clocks.first_move_ms;
+    if (g.clocks.time_control == TimeControl::kCorrespondence) return g.clocks.move_period_ms;
     return clock_of(g, mover);
 }
 
@@ -46,10 +48,11 @@ ServiceError out_of_range(const std::string& field, const std::string& message) 
 
 std::optional<ServiceError> apply_time_control(const v1::TimeControl& control,
                                                std::int64_t first_move_ms, GameRow& g) {
-    g.time_control = time_control::kNone;
+    g.clocks.time_control = TimeControl::kNone;
     switch (control.kind_case()) {
         case v1::TimeControl::kRealTime: {
-            const std::int64_t initial = TimeUtil::DurationToMilliseconds(control.real_time().initial());
+            const std::int64_t initial =
+                TimeUtil::DurationToMilliseconds(control.real_time().initial());
             const std::int64_t increment =
                 TimeUtil::DurationToMilliseconds(control.real_time().increment());
             if (initial < kMinInitialMs || initial > kMaxInitialMs) {
@@ -60,11 +63,11 @@ std::optional<ServiceError> apply_time_control(const v1::TimeControl& control,
                 return out_of_range("time_control.real_time.increment",
                                     "time_control.real_time.increment is from 0 to 180 s");
             }
-            g.time_control = time_control::kRealTime;
-            g.initial_ms = initial;
-            g.increment_ms = increment;
-            g.fox_clock_ms = g.geese_clock_ms = initial;
-            g.first_move_ms = first_move_ms;
+            g.clocks.time_control = TimeControl::kRealTime;
+            g.clocks.initial_ms = initial;
+            g.clocks.increment_ms = increment;
+            g.clocks.fox_ms = g.clocks.geese_ms = initial;
+            g.clocks.first_move_ms = first_move_ms;
             return std::nullopt;
         }
         case v1::TimeControl::kCorrespondence: {
@@ -73,10 +76,10 @@ std::optional<ServiceError> apply_time_control(const v1::TimeControl& control,
                 return out_of_range("time_control.correspondence.days_per_move",
                                     "time_control.correspondence.days_per_move is from 1 to 14");
             }
-            g.time_control = time_control::kCorrespondence;
-            g.move_period_ms = days * kDayMs;
-            g.fox_clock_ms = g.geese_clock_ms = g.move_period_ms;
-            g.first_move_ms = g.move_period_ms;
+            g.clocks.time_control = TimeControl::kCorrespondence;
+            g.clocks.move_period_ms = days * kDayMs;
+            g.clocks.fox_ms = g.clocks.geese_ms = g.clocks.move_period_ms;
+            g.clocks.first_move_ms = g.clocks.move_period_ms;
             return std::nullopt;
         }
         case v1::TimeControl::KIND_NOT_SET:
@@ -96,23 +99,23 @@ bool has_moved(const GameRow& g, Side side) {
 }
 
 void start_turn(GameRow& g, std::int64_t now_us) {
-    if (g.state != storage::game_state::kActive) {
-        g.turn_started_us = 0;
-        g.deadline_us = 0;
+    if (g.state != storage::GameState::kActive) {
+        g.clocks.turn_started_us = 0;
+        g.clocks.deadline_us = 0;
         return;
     }
     // Kept without a time control too: a claim that the opponent left
     // counts from the start of their turn.
-    g.turn_started_us = now_us;
-    g.deadline_us =
-        g.time_control == time_control::kNone ? 0 : now_us + turn_allowance_ms(g) * 1000;
+    g.clocks.turn_started_us = now_us;
+    g.clocks.deadline_us =
+        g.clocks.time_control == TimeControl::kNone ? 0 : now_us + turn_allowance_ms(g) * 1000;
 }
 
 std::optional<Ending> overdue_ending(const GameRow& g, std::int64_t now_us) {
-    if (g.deadline_us == 0 || now_us < g.deadline_us) return std::nullopt;
-    if (g.state == storage::game_state::kWaiting)
+    if (g.clocks.deadline_us == 0 || now_us < g.clocks.deadline_us) return std::nullopt;
+    if (g.state == storage::GameState::kWaiting)
         return Ending{v1::GAME_RESULT_NONE, v1::END_REASON_EXPIRED};
-    if (g.state != storage::game_state::kActive) return std::nullopt;
+    if (g.state != storage::GameState::kActive) return std::nullopt;
     const Side mover = side_to_move(g);
     if (!has_moved(g, mover)) return Ending{v1::GAME_RESULT_NONE, v1::END_REASON_ABORTED};
     return Ending{mover == Side::kFox ? v1::GAME_RESULT_GEESE_WIN : v1::GAME_RESULT_FOX_SIDE_WINS,
@@ -120,32 +123,35 @@ std::optional<Ending> overdue_ending(const GameRow& g, std::int64_t now_us) {
 }
 
 std::optional<std::int64_t> charge_move(GameRow& g, Side mover, std::int64_t received_us) {
-    if (g.time_control == time_control::kNone) return std::nullopt;
-    const std::int64_t think_ms = std::max<std::int64_t>(0, (received_us - g.turn_started_us) / 1000);
-    if (g.time_control == time_control::kRealTime && has_moved(g, mover)) {
+    if (g.clocks.time_control == TimeControl::kNone) return std::nullopt;
+    const std::int64_t think_ms =
+        std::max<std::int64_t>(0, (received_us - g.clocks.turn_started_us) / 1000);
+    if (g.clocks.time_control == TimeControl::kRealTime && has_moved(g, mover)) {
         std::int64_t& clock = clock_of(g, mover);
-        clock = std::max<std::int64_t>(0, clock - think_ms) + g.increment_ms;
+        clock = std::max<std::int64_t>(0, clock - think_ms) + g.clocks.increment_ms;
     }
     return think_ms;
 }
 
 std::optional<v1::Clocks> clocks_view(const GameRow& g, std::int64_t now_us) {
-    if (g.time_control == time_control::kNone) return std::nullopt;
+    if (g.clocks.time_control == TimeControl::kNone) return std::nullopt;
     v1::Clocks clocks;
-    std::int64_t fox = g.fox_clock_ms;
-    std::int64_t geese = g.geese_clock_ms;
-    const bool running = g.state == storage::game_state::kActive && g.turn_started_us != 0;
+    std::int64_t fox = g.clocks.fox_ms;
+    std::int64_t geese = g.clocks.geese_ms;
+    const bool running = g.state == storage::GameState::kActive && g.clocks.turn_started_us != 0;
     if (running) {
         const Side mover = side_to_move(g);
         if (has_moved(g, mover)) {
-            const std::int64_t elapsed = std::max<std::int64_t>(0, (now_us - g.turn_started_us) / 1000);
+            const std::int64_t elapsed =
+                std::max<std::int64_t>(0, (now_us - g.clocks.turn_started_us) / 1000);
             const std::int64_t left = std::max<std::int64_t>(0, turn_allowance_ms(g) - elapsed);
             (mover == Side::kFox ? fox : geese) = left;
-            clocks.set_running(static_cast<v1::Side>(side_number(mover)));
+            clocks.set_running(api_side(mover));
         } else {
             clocks.set_first_move_deadline(true);
         }
-        if (g.deadline_us != 0) set_timestamp(g.deadline_us, clocks.mutable_deadline());
+        if (g.clocks.deadline_us != 0)
+            set_timestamp(g.clocks.deadline_us, clocks.mutable_deadline());
     }
     *clocks.mutable_fox_remaining() = TimeUtil::MillisecondsToDuration(fox);
     *clocks.mutable_geese_remaining() = TimeUtil::MillisecondsToDuration(geese);
@@ -155,14 +161,14 @@ std::optional<v1::Clocks> clocks_view(const GameRow& g, std::int64_t now_us) {
 
 v1::TimeControl time_control_view(const GameRow& g) {
     v1::TimeControl control;
-    if (g.time_control == time_control::kRealTime) {
+    if (g.clocks.time_control == TimeControl::kRealTime) {
         *control.mutable_real_time()->mutable_initial() =
-            TimeUtil::MillisecondsToDuration(g.initial_ms);
+            TimeUtil::MillisecondsToDuration(g.clocks.initial_ms);
         *control.mutable_real_time()->mutable_increment() =
-            TimeUtil::MillisecondsToDuration(g.increment_ms);
-    } else if (g.time_control == time_control::kCorrespondence) {
+            TimeUtil::MillisecondsToDuration(g.clocks.increment_ms);
+    } else if (g.clocks.time_control == TimeControl::kCorrespondence) {
         control.mutable_correspondence()->set_days_per_move(
-            static_cast<int>(g.move_period_ms / kDayMs));
+            static_cast<int>(g.clocks.move_period_ms / kDayMs));
     }
     return control;
 }

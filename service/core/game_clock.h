@@ -31,8 +31,7 @@ inline constexpr int kMaxDaysPerMove = 14;
 // increment, period, and the first-move deadline (`first_move_ms` for real
 // time and no time control, the period for correspondence).
 std::optional<ServiceError> apply_time_control(const v1::TimeControl& control,
-                                               std::int64_t first_move_ms,
-                                               storage::GameRow& game);
+                                               std::int64_t first_move_ms, storage::GameRow& game);
 
 // Whether a side has made its first move in the game.
 bool has_moved(const storage::GameRow& game, Side side);
@@ -48,8 +47,8 @@ void start_turn(storage::GameRow& game, std::int64_t now_us);
 // How an overdue game ends at `now_us`: expired (waiting), aborted (a first
 // move not made) or lost on time (the side to move's clock ran out).
 struct Ending {
-    int result = 0;  // foxgeese.v1.GameResult
-    int reason = 0;  // foxgeese.v1.EndReason
+    v1::GameResult result = v1::GAME_RESULT_UNSPECIFIED;
+    v1::EndReason reason = v1::END_REASON_UNSPECIFIED;
 };
 std::optional<Ending> overdue_ending(const storage::GameRow& game, std::int64_t now_us);
 

@@ -21,6 +21,7 @@
 #include "service/core/game_views.h"
 #include "service/core/overdue_games.h"
 #include "service/core/secrets.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 namespace {
@@ -36,7 +37,7 @@ struct NewGame {
     int ply = 0;
     int quiet_plies = 0;
     int choice = v1::SEAT_CHOICE_RANDOM;
-    int visibility = v1::VISIBILITY_PRIVATE;
+    storage::Visibility visibility = storage::Visibility::kPrivate;
     v1::TimeControl time_control;
     int bot_level = 0;         // 0: the other seat is for a person
     std::string request_hash;  // empty without a request_id
@@ -56,7 +57,7 @@ std::string request_hash_of(std::string_view rpc, const std::string& request_id)
 
 // JoinGame on a game that was cancelled or expired before anyone joined.
 ServiceError game_closed(const GameRow& g) {
-    if (g.end_reason == v1::END_REASON_CANCELLED) {
+    if (api(g.end_reason) == v1::END_REASON_CANCELLED) {
         return make_error(StatusCode::kFailedPrecondition, "GAME_CANCELLED",
                           "the game was cancelled by its creator before anyone joined");
     }
@@ -83,22 +84,22 @@ bool has_geese(v1::Seat seat) {
 void give_seat(GameRow& g, v1::Seat seat, const std::string& token_hash,
                const std::string& request_hash, std::int64_t retry_until_us) {
     if (has_fox(seat)) {
-        g.fox_token_hash = token_hash;
-        g.fox_request_hash = request_hash;
-        g.fox_retry_until_us = retry_until_us;
+        g.seats.fox.token_hash = token_hash;
+        g.seats.fox.request_hash = request_hash;
+        g.seats.fox.retry_until_us = retry_until_us;
     }
     if (has_geese(seat)) {
-        g.geese_token_hash = token_hash;
-        g.geese_request_hash = request_hash;
-        g.geese_retry_until_us = retry_until_us;
+        g.seats.geese.token_hash = token_hash;
+        g.seats.geese.request_hash = request_hash;
+        g.seats.geese.retry_until_us = retry_until_us;
     }
 }
 
 // The seat(s) a request id took in a game (SEAT_UNSPECIFIED: none).
 v1::Seat seat_taken_by(const GameRow& g, const std::string& request_hash) {
     if (request_hash.empty()) return v1::SEAT_UNSPECIFIED;
-    const bool fox = g.fox_request_hash == request_hash;
-    const bool geese = g.geese_request_hash == request_hash;
+    const bool fox = g.seats.fox.request_hash == request_hash;
+    const bool geese = g.seats.geese.request_hash == request_hash;
     return fox && geese ? v1::SEAT_BOTH
            : fox        ? v1::SEAT_FOX
            : geese      ? v1::SEAT_GEESE
@@ -108,15 +109,15 @@ v1::Seat seat_taken_by(const GameRow& g, const std::string& request_hash) {
 // A retry may hand the seat out again only within its window and before its
 // token was first used (which sets the window to 0).
 bool retry_still_open(const GameRow& g, v1::Seat seat, std::int64_t now_us) {
-    if (has_fox(seat) && g.fox_retry_until_us <= now_us) return false;
-    if (has_geese(seat) && g.geese_retry_until_us <= now_us) return false;
+    if (has_fox(seat) && g.seats.fox.retry_until_us <= now_us) return false;
+    if (has_geese(seat) && g.seats.geese.retry_until_us <= now_us) return false;
     return true;
 }
 
 // A retry: the same seat with a fresh token; its window is not extended.
 void reissue_seat(GameRow& g, v1::Seat seat, const std::string& token_hash) {
-    if (has_fox(seat)) g.fox_token_hash = token_hash;
-    if (has_geese(seat)) g.geese_token_hash = token_hash;
+    if (has_fox(seat)) g.seats.fox.token_hash = token_hash;
+    if (has_geese(seat)) g.seats.geese.token_hash = token_hash;
 }
 
 int random_bit() {
@@ -162,7 +163,7 @@ bool same_game(const GameRow& g, const NewGame& wanted) {
     return g.variant == v.name() && same_options && g.visibility == wanted.visibility &&
            g.start_position == wanted.start_code &&
            time_control_view(g).SerializeAsString() == wanted.time_control.SerializeAsString() &&
-           g.bot_level == wanted.bot_level &&
+           g.bot.level == wanted.bot_level &&
            seat_fits(seat_taken_by(g, wanted.request_hash), wanted.choice);
 }
 
@@ -188,10 +189,10 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
         request.seat() == v1::SEAT_CHOICE_UNSPECIFIED ? v1::SEAT_CHOICE_RANDOM : request.seat();
     if (!v1::SeatChoice_IsValid(game.choice))
         return invalid_argument("seat", "unknown seat choice");
-    game.visibility = request.visibility() == v1::VISIBILITY_UNSPECIFIED ? v1::VISIBILITY_PRIVATE
-                                                                         : request.visibility();
-    if (!v1::Visibility_IsValid(game.visibility))
+    if (!v1::Visibility_IsValid(request.visibility()))
         return invalid_argument("visibility", "unknown visibility");
+    if (request.visibility() != v1::VISIBILITY_UNSPECIFIED)
+        game.visibility = stored(request.visibility());
     if (request.bot_level() != 0) {
         if (request.bot_level() < kMinBotLevel || request.bot_level() > kMaxBotLevel) {
             return invalid_argument("bot_level", "bot_level is " + std::to_string(kMinBotLevel) +
@@ -228,13 +229,13 @@ v1::CreateGameResponse created_reply(const storage::GameWithLastMove& game, v1::
     response.set_seat(seat);
     response.set_seat_token(std::move(token));
     // Nobody joins a game against the bot: an invite would open nothing.
-    if (game.game.bot_side == 0) response.set_invite_code(std::move(invite));
+    if (game.game.bot.side == storage::Side::kNone) response.set_invite_code(std::move(invite));
     return response;
 }
 
 // The bot takes the seat the creator did not.
-int bot_side_for(v1::Seat creator) {
-    return creator == v1::SEAT_FOX ? storage::side::kGeese : storage::side::kFox;
+storage::Side bot_side_for(v1::Seat creator) {
+    return creator == v1::SEAT_FOX ? storage::Side::kGeese : storage::Side::kFox;
 }
 
 // The client a bot game is counted to (bot_moves.h, the bound below): a
@@ -298,7 +299,7 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                             return false;
                         }
                         reissue_seat(g, seat, sha256_hex(token));
-                        g.invite_code_hash = sha256_hex(invite);
+                        g.seats.invite_code_hash = sha256_hex(invite);
                         return true;
                     },
                     budget);
@@ -328,11 +329,12 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                 }
                 g.visibility = wanted.visibility;
                 if (wanted.bot_level != 0) {
-                    g.bot_side = bot_side_for(seat);
-                    g.bot_level = wanted.bot_level;
+                    g.bot.side = bot_side_for(seat);
+                    g.bot.level = wanted.bot_level;
                 }
-                g.state = seat == v1::SEAT_BOTH || g.bot_side != 0 ? storage::game_state::kActive
-                                                                   : storage::game_state::kWaiting;
+                g.state = seat == v1::SEAT_BOTH || g.bot.side != storage::Side::kNone
+                              ? storage::GameState::kActive
+                              : storage::GameState::kWaiting;
                 g.start_position = wanted.start_code;
                 g.start_geese = wanted.start_geese;
                 g.position = wanted.start_code;
@@ -345,19 +347,20 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                 apply_time_control(wanted.time_control, first_move_ms, g);
                 give_seat(g, seat, sha256_hex(token), wanted.request_hash,
                           wanted.request_hash.empty() ? 0 : retry_until(now));
-                g.invite_code_hash = sha256_hex(invite);
+                g.seats.invite_code_hash = sha256_hex(invite);
                 g.create_request_hash = wanted.request_hash;
                 g.created_us = g.updated_us = now;
-                if (g.state == storage::game_state::kActive) {
+                if (g.state == storage::GameState::kActive) {
                     start_turn(g, now);
                 } else {
-                    g.deadline_us = now + std::chrono::duration_cast<std::chrono::microseconds>(
-                                              options_.open_game_ttl)
-                                              .count();
+                    g.clocks.deadline_us =
+                        now + std::chrono::duration_cast<std::chrono::microseconds>(
+                                  options_.open_game_ttl)
+                                  .count();
                 }
-                if (g.bot_side != 0) {
-                    g.bot_client_key = bot_client_key(call.client_address);
-                    using Insert = storage::PostgresGameStore::BotGameInsert;
+                if (g.bot.side != storage::Side::kNone) {
+                    g.bot.client_key = bot_client_key(call.client_address);
+                    using Insert = storage::GameStore::BotGameInsert;
                     const Insert inserted = store_.insert_bot_game(
                         g, wanted.start_key, options_.bot_games_per_address, budget);
                     if (inserted == Insert::kOverLimit) return too_many_bot_games(options_);
@@ -365,10 +368,11 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                 } else if (!store_.insert_game(g, wanted.start_key, budget)) {
                     continue;
                 }
-                spdlog::info(
-                    "game {} created: {} seat {}{}", g.game_id, g.variant, v1::Seat_Name(seat),
-                    g.bot_side != 0 ? " against the bot, level " + std::to_string(g.bot_level)
-                                    : std::string());
+                spdlog::info("game {} created: {} seat {}{}", g.game_id, g.variant,
+                             v1::Seat_Name(seat),
+                             g.bot.side != storage::Side::kNone
+                                 ? " against the bot, level " + std::to_string(g.bot.level)
+                                 : std::string());
                 if (is_bot_turn(g)) notify_bot_turn();
                 return created_reply({g, std::nullopt}, seat, token, invite, now);
             }
@@ -401,22 +405,23 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
                 GameRow& g = current.game;
                 const std::int64_t now = clock_.now_us();
                 // Its seats are nobody's: the game was played elsewhere.
-                if (g.imported) {
+                if (g.record.imported) {
                     error = make_error(StatusCode::kFailedPrecondition, "GAME_OVER",
                                        "the game is over: it was imported from a record and has "
                                        "no seats to join");
                     return false;
                 }
                 // An open game past its expiry ends now (and that is written).
-                if (g.state == storage::game_state::kWaiting &&
+                if (g.state == storage::GameState::kWaiting &&
                     settle_overdue(current, now, events)) {
                     error = game_closed(g);
                     return true;
                 }
                 // The invite first, retry or not: a request id alone never
                 // opens a private game.
-                if (g.visibility != v1::VISIBILITY_PUBLIC &&
-                    !constant_time_equal(sha256_hex(request.invite_code()), g.invite_code_hash)) {
+                if (g.visibility != storage::Visibility::kPublic &&
+                    !constant_time_equal(sha256_hex(request.invite_code()),
+                                         g.seats.invite_code_hash)) {
                     error = make_error(StatusCode::kPermissionDenied, "INVITE_INVALID",
                                        request.invite_code().empty()
                                            ? "this game is private: joining needs its invite code"
@@ -432,18 +437,19 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
                     reissue_seat(g, seat, sha256_hex(token));
                     return true;
                 }
-                if (g.state == storage::game_state::kFinished &&
-                    (g.end_reason == v1::END_REASON_CANCELLED ||
-                     g.end_reason == v1::END_REASON_EXPIRED)) {
+                if (g.state == storage::GameState::kFinished &&
+                    (api(g.end_reason) == v1::END_REASON_CANCELLED ||
+                     api(g.end_reason) == v1::END_REASON_EXPIRED)) {
                     error = game_closed(g);
                     return false;
                 }
                 // A seat kept for a rematch, or the bot's, is as taken as a held one.
-                const bool fox_open = g.fox_token_hash.empty() && g.fox_reserved_hash.empty() &&
-                                      g.bot_side != storage::side::kFox;
-                const bool geese_open = g.geese_token_hash.empty() &&
-                                        g.geese_reserved_hash.empty() &&
-                                        g.bot_side != storage::side::kGeese;
+                const bool fox_open = g.seats.fox.token_hash.empty() &&
+                                      g.seats.fox.reserved_hash.empty() &&
+                                      g.bot.side != storage::Side::kFox;
+                const bool geese_open = g.seats.geese.token_hash.empty() &&
+                                        g.seats.geese.reserved_hash.empty() &&
+                                        g.bot.side != storage::Side::kGeese;
                 if (!fox_open && !geese_open) {
                     error = make_error(StatusCode::kAlreadyExists, "SEAT_TAKEN",
                                        "both seats of this game are taken");
@@ -452,7 +458,7 @@ ServiceResult<v1::JoinGameResponse> GameService::join_game(const v1::JoinGameReq
                 seat = fox_open ? v1::SEAT_FOX : v1::SEAT_GEESE;
                 give_seat(g, seat, sha256_hex(token), request_hash,
                           request_hash.empty() ? 0 : retry_until(now));
-                g.state = storage::game_state::kActive;
+                g.state = storage::GameState::kActive;
                 g.updated_us = now;
                 start_turn(g, now);
                 v1::WatchGameResponse joined;

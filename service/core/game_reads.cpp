@@ -13,6 +13,7 @@
 #include "service/core/overdue_games.h"
 #include "service/core/page_token.h"
 #include "service/core/seat_auth.h"
+#include "service/core/stored_codes.h"
 #include "service/core/variant_catalog.h"
 #include "storage/database_failure.h"
 
@@ -73,15 +74,15 @@ ServiceResult<v1::GetSeatResponse> GameService::get_seat(const v1::GetSeatReques
         if (held == Held::kNone) return token_rejected(token.value());
         // A client that asks after its seat is there, stream or not: the seat
         // counts as present for a while (written at most every few seconds).
-        if (found->game.state == storage::game_state::kActive &&
+        if (found->game.state == storage::GameState::kActive &&
             !seat_seen_limit_.take(token.value().hash)) {
             const std::int64_t now = clock_.now_us();
             const std::int64_t until =
                 now + std::chrono::duration_cast<std::chrono::microseconds>(options_.seat_seen_for)
                           .count();
             try {
-                for (const int side : {storage::side::kFox, storage::side::kGeese}) {
-                    if (holds_side(held, side == storage::side::kFox ? Side::kFox : Side::kGeese))
+                for (const storage::Side side : {storage::Side::kFox, storage::Side::kGeese}) {
+                    if (holds_side(held, engine_side(side)))
                         presence_.seen(found->game.game_id, side, now, until, budget);
                 }
             } catch (const storage::DatabaseFailure& e) {

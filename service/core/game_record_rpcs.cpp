@@ -18,6 +18,7 @@
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
 #include "service/core/secrets.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 namespace {
@@ -31,8 +32,8 @@ constexpr std::string_view kEndReasonPrefix = "END_REASON_";
 // The API's end reason for a record's: the engine's for an end by the
 // rules, else the same name in upper case, and END_REASON_UNFINISHED for
 // none.
-int end_reason_number_of(RecordEnd end) {
-    if (end.rules != EndReason::kNone) return end_reason_number(end.rules);
+v1::EndReason api_end_reason_of(RecordEnd end) {
+    if (end.rules != EndReason::kNone) return api_end_reason(end.rules);
     if (!end.named()) return v1::END_REASON_UNFINISHED;
     std::string name(record_end_name(end));
     std::transform(name.begin(), name.end(), name.begin(),
@@ -45,16 +46,15 @@ int end_reason_number_of(RecordEnd end) {
 
 // A stored end reason as a record names it (none for a game not over, or
 // one that stopped unfinished).
-RecordEnd record_end_of_number(int reason) {
+RecordEnd record_end_of(v1::EndReason reason) {
     if (reason == v1::END_REASON_UNSPECIFIED || reason == v1::END_REASON_UNFINISHED) return {};
-    const std::string name = lowercase(
-        v1::EndReason_Name(static_cast<v1::EndReason>(reason)).substr(kEndReasonPrefix.size()));
+    const std::string name = lowercase(v1::EndReason_Name(reason).substr(kEndReasonPrefix.size()));
     const auto end = record_end_named(name);
     if (!end) throw std::logic_error("no record end reason for " + name);
     return *end;
 }
 
-Outcome outcome_of(int result) {
+Outcome outcome_of(v1::GameResult result) {
     switch (result) {
         case v1::GAME_RESULT_FOX_SIDE_WINS:
             return Outcome::kFoxSideWins;
@@ -68,15 +68,15 @@ Outcome outcome_of(int result) {
 }
 
 RecordTimeControl time_control_of(const GameRow& g) {
-    if (g.imported) {
-        if (g.record_time_control.empty()) return {};
-        auto stored = parse_time_control(g.record_time_control);
+    if (g.record.imported) {
+        if (g.record.time_control.empty()) return {};
+        auto stored = parse_time_control(g.record.time_control);
         if (!stored) throw std::runtime_error("stored game " + g.game_id + ": " + stored.error());
         return *stored;
     }
     const v1::TimeControl control = time_control_view(g);
     if (control.has_real_time())
-        return {RecordTimeControl::Kind::kRealTime, g.initial_ms, g.increment_ms, 0};
+        return {RecordTimeControl::Kind::kRealTime, g.clocks.initial_ms, g.clocks.increment_ms, 0};
     if (control.has_correspondence()) {
         return {RecordTimeControl::Kind::kCorrespondence, 0, 0,
                 control.correspondence().days_per_move()};
@@ -96,12 +96,12 @@ GameRecord record_of(const GameRow& g, const std::vector<MoveRow>& moves) {
     record.variant = &variant_of(g);
     record.start = custom_start(parse_position_code(*record.variant, g.start_position).value());
     record.time_control = time_control_of(g);
-    const bool finished = g.state == storage::game_state::kFinished;
-    record.result = outcome_of(g.result);
-    if (finished) record.end = record_end_of_number(g.end_reason);
-    if (g.imported) {
-        record.created = seconds_of(g.record_created_us);
-        record.ended = seconds_of(g.record_ended_us);
+    const bool finished = g.state == storage::GameState::kFinished;
+    record.result = outcome_of(api(g.result));
+    if (finished) record.end = record_end_of(api(g.end_reason));
+    if (g.record.imported) {
+        record.created = seconds_of(g.record.created_us);
+        record.ended = seconds_of(g.record.ended_us);
     } else {
         record.created = seconds_of(g.created_us);
         if (finished) record.ended = seconds_of(g.finished_us);
@@ -134,7 +134,8 @@ ServiceError record_refused(const RecordError& e) {
 
 // The game row of an imported record: finished as the record says, at the
 // position its last move reached, with no seats, no clock and no deadline.
-GameRow imported_row(const ParsedRecord& parsed, int visibility, std::int64_t now_us) {
+GameRow imported_row(const ParsedRecord& parsed, storage::Visibility visibility,
+                     std::int64_t now_us) {
     const GameRecord& record = parsed.record;
     const Variant& variant = *record.variant;
     const Position start = record.start_position();
@@ -147,10 +148,10 @@ GameRow imported_row(const ParsedRecord& parsed, int visibility, std::int64_t no
         g.geese_sideways = variant.geese_sideways();
     }
     g.visibility = visibility;
-    g.state = storage::game_state::kFinished;
-    g.result =
-        record.result == Outcome::kOngoing ? v1::GAME_RESULT_NONE : result_number(record.result);
-    g.end_reason = end_reason_number_of(record.end);
+    g.state = storage::GameState::kFinished;
+    g.result = stored(record.result == Outcome::kOngoing ? v1::GAME_RESULT_NONE
+                                                         : api_result(record.result));
+    g.end_reason = stored(api_end_reason_of(record.end));
     g.start_position = format_position_code(start);
     g.start_geese = start.geese_count();
     g.start_ply = start.ply();
@@ -158,11 +159,11 @@ GameRow imported_row(const ParsedRecord& parsed, int visibility, std::int64_t no
     g.ply = last.ply();
     g.quiet_plies = last.quiet_plies();
     g.created_us = g.updated_us = g.finished_us = now_us;
-    g.imported = true;
+    g.record.imported = true;
     if (record.time_control.kind != RecordTimeControl::Kind::kNone)
-        g.record_time_control = format_time_control(record.time_control);
-    if (record.created) g.record_created_us = *record.created * kMicrosPerSecond;
-    if (record.ended) g.record_ended_us = *record.ended * kMicrosPerSecond;
+        g.record.time_control = format_time_control(record.time_control);
+    if (record.created) g.record.created_us = *record.created * kMicrosPerSecond;
+    if (record.ended) g.record.ended_us = *record.ended * kMicrosPerSecond;
     return g;
 }
 
@@ -177,13 +178,13 @@ std::vector<storage::ImportedMove> imported_moves(const ParsedRecord& parsed, co
         m.game_id = g.game_id;
         m.ply = played.after.ply();
         m.notation = parsed.record.moves[i].notation;
-        m.side = side_number(opponent(played.after.side_to_move()));
+        m.side = stored(opponent(played.after.side_to_move()));
         m.captured = captured_points(board, played.move);
         m.position = format_position_code(played.after);
         m.state =
-            played.status.over() ? storage::game_state::kFinished : storage::game_state::kActive;
-        m.result = result_number(played.status.outcome);
-        m.end_reason = end_reason_number(played.status.reason);
+            played.status.over() ? storage::GameState::kFinished : storage::GameState::kActive;
+        m.result = stored(api_result(played.status.outcome));
+        m.end_reason = stored(api_end_reason(played.status.reason));
         m.created_us = g.created_us;
         m.comment = parsed.record.moves[i].comment;
         moves.push_back({std::move(m), format_repetition_key(played.after)});
@@ -218,11 +219,11 @@ ServiceResult<v1::ImportGameResponse> GameService::import_game(const v1::ImportG
                                 "record is required: a game record as ExportGame writes it "
                                 "(docs/game-records.md)");
     }
-    const int visibility = request.visibility() == v1::VISIBILITY_UNSPECIFIED
-                               ? v1::VISIBILITY_PRIVATE
-                               : request.visibility();
-    if (!v1::Visibility_IsValid(visibility))
+    if (!v1::Visibility_IsValid(request.visibility()))
         return invalid_argument("visibility", "unknown visibility");
+    const storage::Visibility visibility = request.visibility() == v1::VISIBILITY_UNSPECIFIED
+                                               ? storage::Visibility::kPrivate
+                                               : stored(request.visibility());
     // Reading a record makes the engine replay it, so a refused one counts
     // against the limit too.
     if (auto wait = import_limit_.take(call.client_address))

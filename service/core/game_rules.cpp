@@ -4,6 +4,7 @@
 #include "engine/rules/position_code.h"
 #include "service/core/game_views.h"
 #include "service/core/secrets.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 
@@ -77,11 +78,11 @@ ServiceError game_not_found(const std::string& id) {
 }
 
 std::optional<ServiceError> check_playing(const GameRow& g) {
-    if (g.state == storage::game_state::kWaiting) {
+    if (g.state == storage::GameState::kWaiting) {
         return make_error(StatusCode::kFailedPrecondition, "GAME_NOT_STARTED",
                           "a seat is still open: wait for the opponent to join");
     }
-    if (g.state == storage::game_state::kFinished) {
+    if (g.state == storage::GameState::kFinished) {
         return make_error(StatusCode::kFailedPrecondition, "GAME_OVER", "the game is over");
     }
     return std::nullopt;
@@ -92,28 +93,24 @@ Side side_to_move_of(const GameRow& g) {
 }
 
 bool is_bot_turn(const GameRow& g) {
-    return g.bot_side != 0 && g.state == storage::game_state::kActive &&
-           side_number(side_to_move_of(g)) == g.bot_side;
+    return g.bot.side != storage::Side::kNone && g.state == storage::GameState::kActive &&
+           stored(side_to_move_of(g)) == g.bot.side;
 }
 
-int other_side_number(int side) {
-    return side == v1::SIDE_FOX ? v1::SIDE_GEESE : v1::SIDE_FOX;
-}
-
-void finish(GameRow& g, int result, int reason, std::int64_t now_us) {
-    g.state = storage::game_state::kFinished;
-    g.result = result;
-    g.end_reason = reason;
-    g.draw_offered_by = 0;
+void finish(GameRow& g, v1::GameResult result, v1::EndReason reason, std::int64_t now_us) {
+    g.state = storage::GameState::kFinished;
+    g.result = stored(result);
+    g.end_reason = stored(reason);
+    g.draw_offered_by = storage::Side::kNone;
     g.finished_us = now_us;
     // Nothing runs any more: no turn, no deadline.
-    g.turn_started_us = 0;
-    g.deadline_us = 0;
+    g.clocks.turn_started_us = 0;
+    g.clocks.deadline_us = 0;
 }
 
 void close_retry_windows(GameRow& g, Held held) {
-    if (holds_side(held, Side::kFox)) g.fox_retry_until_us = 0;
-    if (holds_side(held, Side::kGeese)) g.geese_retry_until_us = 0;
+    if (holds_side(held, Side::kFox)) g.seats.fox.retry_until_us = 0;
+    if (holds_side(held, Side::kGeese)) g.seats.geese.retry_until_us = 0;
 }
 
 std::string event_bytes(v1::WatchGameResponse event, std::int64_t now_us) {
@@ -127,10 +124,10 @@ v1::WatchGameResponse game_ended_event(const v1::Game& game) {
     return e;
 }
 
-v1::WatchGameResponse draw_answered_event(bool accepted, int by_side) {
+v1::WatchGameResponse draw_answered_event(bool accepted, storage::Side by) {
     v1::WatchGameResponse e;
     e.mutable_draw_answered()->set_accepted(accepted);
-    e.mutable_draw_answered()->set_by(static_cast<v1::Side>(by_side));
+    e.mutable_draw_answered()->set_by(api(by));
     return e;
 }
 

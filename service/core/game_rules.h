@@ -38,14 +38,14 @@ std::optional<ServiceError> check_playing(const storage::GameRow& game);
 
 // The side to move in a stored game.
 Side side_to_move_of(const storage::GameRow& game);
-int other_side_number(int side);
 
 // Whether a game in progress waits for its bot's move.
 bool is_bot_turn(const storage::GameRow& game);
 
 // Ends a game: state, result, reason, time; a pending draw offer dies with
 // it, and its clock and deadline stop.
-void finish(storage::GameRow& game, int result, int reason, std::int64_t now_us);
+void finish(storage::GameRow& game, v1::GameResult result, v1::EndReason reason,
+            std::int64_t now_us);
 
 // The seat token has been used: the seats it holds can no longer be handed
 // out again by a CreateGame / JoinGame retry.
@@ -55,6 +55,6 @@ void close_retry_windows(storage::GameRow& game, Held held);
 // serialized.
 std::string event_bytes(v1::WatchGameResponse event, std::int64_t now_us);
 v1::WatchGameResponse game_ended_event(const v1::Game& game);
-v1::WatchGameResponse draw_answered_event(bool accepted, int by_side);
+v1::WatchGameResponse draw_answered_event(bool accepted, storage::Side by);
 
 }  // namespace foxgeese::service

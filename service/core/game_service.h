@@ -18,12 +18,13 @@
 #include "service/core/analysis_slots.h"
 #include "service/core/call_context.h"
 #include "service/core/clock.h"
+#include "service/core/move_judgement.h"
 #include "service/core/rate_limits.h"
 #include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
 #include "service/runtime/metrics.h"
+#include "storage/game_store.h"
 #include "storage/move_context_cache.h"
-#include "storage/postgres_game_store.h"
 #include "storage/presence_store.h"
 
 namespace foxgeese::service {
@@ -63,23 +64,10 @@ struct GameServiceOptions {
 // What a seat does about a rematch (rematch.cpp).
 enum class RematchAct { kOffer, kAccept, kDecline };
 
-// A move to make (make_move.cpp): by a seat token's holder or by the bot.
-struct MoveAttempt {
-    std::string game_id;
-    std::string notation;
-    std::optional<int> expected_ply;
-    std::string request_hash;   // empty without a request_id
-    std::int64_t received = 0;  // when it arrived, on the service's Clock
-};
-// The seat(s) a move's author holds in the game as read, or why none.
-using SeatOf = std::function<ServiceResult<Held>(const storage::GameRow&)>;
-
-struct PlannedMove;  // make_move.cpp
-
 class GameService {
   public:
     // Metrics are optional (tests of the logic alone pass none).
-    GameService(storage::PostgresGameStore& store, storage::PresenceStore& presence, Clock& clock,
+    GameService(storage::GameStore& store, storage::PresenceStore& presence, Clock& clock,
                 Metrics* metrics = nullptr, GameServiceOptions options = {})
         : store_(store),
           presence_(presence),
@@ -195,7 +183,7 @@ class GameService {
     using AnalysisLease = std::unique_ptr<AnalysisSlots::Lease>;
     ServiceResult<AnalysisLease> lease_analysis(const CallContext& call);
 
-    storage::PostgresGameStore& store_;
+    storage::GameStore& store_;
     storage::PresenceStore& presence_;
     Clock& clock_;
     Metrics* metrics_;

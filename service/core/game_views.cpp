@@ -10,6 +10,7 @@
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
 #include "service/core/game_clock.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 
@@ -20,11 +21,11 @@ const Variant& variant_of(const storage::GameRow& row) {
     return **v;
 }
 
-int side_number(Side side) {
+v1::Side api_side(Side side) {
     return side == Side::kFox ? v1::SIDE_FOX : v1::SIDE_GEESE;
 }
 
-int result_number(Outcome outcome) {
+v1::GameResult api_result(Outcome outcome) {
     switch (outcome) {
         case Outcome::kOngoing:
             return v1::GAME_RESULT_UNSPECIFIED;
@@ -38,7 +39,7 @@ int result_number(Outcome outcome) {
     return v1::GAME_RESULT_UNSPECIFIED;
 }
 
-int end_reason_number(EndReason reason) {
+v1::EndReason api_end_reason(EndReason reason) {
     switch (reason) {
         case EndReason::kNone:
             return v1::END_REASON_UNSPECIFIED;
@@ -65,7 +66,7 @@ v1::Move move_view(const storage::MoveRow& row) {
     v1::Move m;
     m.set_ply(row.ply);
     m.set_notation(row.notation);
-    m.set_side(static_cast<v1::Side>(row.side));
+    m.set_side(api(row.side));
     // Canonical notation: the first point is the origin, the last the destination.
     const std::size_t first_end = row.notation.find_first_of("-x");
     m.set_from(row.notation.substr(0, first_end));
@@ -79,9 +80,9 @@ v1::Move move_view(const storage::MoveRow& row) {
         start = end + 1;
     }
     m.set_position(row.position);
-    m.set_state(static_cast<v1::GameState>(row.state));
-    m.set_result(static_cast<v1::GameResult>(row.result));
-    m.set_end_reason(static_cast<v1::EndReason>(row.end_reason));
+    m.set_state(api(row.state));
+    m.set_result(api(row.result));
+    m.set_end_reason(api(row.end_reason));
     set_timestamp(row.created_us, m.mutable_time());
     using google::protobuf::util::TimeUtil;
     if (row.think_ms) *m.mutable_think_time() = TimeUtil::MillisecondsToDuration(*row.think_ms);
@@ -115,18 +116,18 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
     g.set_variant(row.variant);
     if (row.geese_option) g.mutable_options()->set_geese(*row.geese_option);
     if (row.geese_sideways) g.mutable_options()->set_geese_sideways(*row.geese_sideways);
-    g.set_state(static_cast<v1::GameState>(row.state));
-    g.set_result(static_cast<v1::GameResult>(row.result));
-    g.set_end_reason(static_cast<v1::EndReason>(row.end_reason));
+    g.set_state(api(row.state));
+    g.set_result(api(row.result));
+    g.set_end_reason(api(row.end_reason));
     g.set_start_position(row.start_position);
     g.set_position(row.position);
-    g.set_side_to_move(static_cast<v1::Side>(side_number(pos.side_to_move())));
+    g.set_side_to_move(api_side(pos.side_to_move()));
     g.set_ply(pos.ply());
     g.set_quiet_plies(pos.quiet_plies());
     g.set_geese_count(pos.geese_count());
     g.set_fox_count(count(pos.foxes()));
     g.set_geese_captured(std::max(0, row.start_geese - pos.geese_count()));
-    if (row.state != storage::game_state::kFinished) {
+    if (row.state != storage::GameState::kFinished) {
         // Counted only as far as the list goes: a contrived position has
         // hundreds of thousands of jump paths, and every read of the game
         // would walk them all.
@@ -142,27 +143,29 @@ v1::Game game_view(const storage::GameRow& row, const std::optional<storage::Mov
         }
     }
     if (last_move) *g.mutable_last_move() = move_view(*last_move);
-    g.set_draw_offered_by(static_cast<v1::Side>(row.draw_offered_by));
-    g.set_visibility(static_cast<v1::Visibility>(row.visibility));
+    g.set_draw_offered_by(api(row.draw_offered_by));
+    g.set_visibility(api(row.visibility));
     set_timestamp(row.created_us, g.mutable_create_time());
     set_timestamp(row.updated_us, g.mutable_update_time());
-    if (row.time_control != storage::time_control::kNone) {
+    if (row.clocks.time_control != storage::TimeControl::kNone) {
         *g.mutable_time_control() = time_control_view(row);
         if (auto clocks = clocks_view(row, now_us)) *g.mutable_clocks() = *clocks;
     }
-    if (row.state == storage::game_state::kWaiting && row.deadline_us != 0)
-        set_timestamp(row.deadline_us, g.mutable_expire_time());
-    g.set_rematch_offered_by(static_cast<v1::Side>(row.rematch_offered_by));
-    g.set_rematch_game_id(row.rematch_game_id);
-    g.set_rematch_of_game_id(row.rematch_of_game_id);
+    if (row.state == storage::GameState::kWaiting && row.clocks.deadline_us != 0)
+        set_timestamp(row.clocks.deadline_us, g.mutable_expire_time());
+    g.set_rematch_offered_by(api(row.rematch.offered_by));
+    g.set_rematch_game_id(row.rematch.game_id);
+    g.set_rematch_of_game_id(row.rematch.of_game_id);
     // A seat kept for a rematch, or the bot's, counts as taken: nobody else may join it.
-    g.set_fox_seat_taken(!row.fox_token_hash.empty() || !row.fox_reserved_hash.empty() ||
-                         row.bot_side == storage::side::kFox);
-    g.set_geese_seat_taken(!row.geese_token_hash.empty() || !row.geese_reserved_hash.empty() ||
-                           row.bot_side == storage::side::kGeese);
-    g.set_bot_side(static_cast<v1::Side>(row.bot_side));
-    g.set_bot_level(row.bot_level);
-    g.set_imported(row.imported);
+    g.set_fox_seat_taken(!row.seats.fox.token_hash.empty() ||
+                         !row.seats.fox.reserved_hash.empty() ||
+                         row.bot.side == storage::Side::kFox);
+    g.set_geese_seat_taken(!row.seats.geese.token_hash.empty() ||
+                           !row.seats.geese.reserved_hash.empty() ||
+                           row.bot.side == storage::Side::kGeese);
+    g.set_bot_side(api(row.bot.side));
+    g.set_bot_level(row.bot.level);
+    g.set_imported(row.record.imported);
     return g;
 }
 

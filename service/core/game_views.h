@@ -27,10 +27,10 @@ v1::Move move_view(const storage::MoveRow& row);
 // (as moves.captured stores them).
 std::string captured_points(const Board& board, const Move& move);
 
-// API enum numbers for engine values.
-int side_number(Side side);
-int result_number(Outcome outcome);
-int end_reason_number(EndReason reason);
+// The API's values of engine values.
+v1::Side api_side(Side side);
+v1::GameResult api_result(Outcome outcome);
+v1::EndReason api_end_reason(EndReason reason);
 
 // A google.protobuf.Timestamp from microseconds since the epoch.
 void set_timestamp(std::int64_t us, google::protobuf::Timestamp* out);

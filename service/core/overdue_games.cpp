@@ -5,6 +5,7 @@
 #include "service/core/game_clock.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_views.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 
@@ -14,21 +15,22 @@ bool settle_overdue(storage::GameWithLastMove& current, std::int64_t now_us,
     const std::optional<Ending> ending = overdue_ending(g, now_us);
     if (!ending) return false;
     // The game ended when its deadline passed, whenever that was noticed.
-    const std::int64_t ended_at = g.deadline_us;
+    const std::int64_t ended_at = g.clocks.deadline_us;
     if (ending->reason == v1::END_REASON_TIMEOUT &&
-        g.time_control == storage::time_control::kRealTime) {
-        (side_to_move(g) == Side::kFox ? g.fox_clock_ms : g.geese_clock_ms) = 0;
+        g.clocks.time_control == storage::TimeControl::kRealTime) {
+        g.clocks.of(stored(side_to_move(g))) = 0;
     }
-    if (g.draw_offered_by != 0)
-        events.push_back(event_bytes(draw_answered_event(false, other_side_number(g.draw_offered_by)),
-                                     ended_at));
+    if (g.draw_offered_by != storage::Side::kNone)
+        events.push_back(
+            event_bytes(draw_answered_event(false, other(g.draw_offered_by)), ended_at));
     finish(g, ending->result, ending->reason, ended_at);
     g.updated_us = now_us;
-    events.push_back(event_bytes(game_ended_event(game_view(g, current.last_move, now_us)), now_us));
+    events.push_back(
+        event_bytes(game_ended_event(game_view(g, current.last_move, now_us)), now_us));
     return true;
 }
 
-GameSweeper::GameSweeper(storage::PostgresGameStore& store, Clock& clock,
+GameSweeper::GameSweeper(storage::GameStore& store, Clock& clock,
                          std::chrono::milliseconds interval)
     : store_(store), clock_(clock), interval_(interval) {}
 
@@ -44,7 +46,7 @@ int GameSweeper::sweep_once(int limit) {
         const bool found = store_.modify_next_overdue(
             now, [&](storage::GameWithLastMove& current, std::vector<std::string>& events) {
                 settled = settle_overdue(current, now, events);
-                if (!settled) current.game.deadline_us = 0;  // nothing to wait for
+                if (!settled) current.game.clocks.deadline_us = 0;  // nothing to wait for
                 return true;
             });
         if (!found) break;

@@ -17,7 +17,7 @@
 
 #include "service/core/clock.h"
 #include "storage/game_records.h"
-#include "storage/postgres_game_store.h"
+#include "storage/game_store.h"
 
 namespace foxgeese::service {
 
@@ -28,7 +28,7 @@ bool settle_overdue(storage::GameWithLastMove& current, std::int64_t now_us,
 
 class GameSweeper {
   public:
-    GameSweeper(storage::PostgresGameStore& store, Clock& clock,
+    GameSweeper(storage::GameStore& store, Clock& clock,
                 std::chrono::milliseconds interval = std::chrono::milliseconds(250));
     ~GameSweeper();
     GameSweeper(const GameSweeper&) = delete;
@@ -42,7 +42,7 @@ class GameSweeper {
     void stop();
 
   private:
-    storage::PostgresGameStore& store_;
+    storage::GameStore& store_;
     Clock& clock_;
     const std::chrono::milliseconds interval_;
     std::mutex mutex_;

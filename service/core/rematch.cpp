@@ -24,6 +24,7 @@
 #include "service/core/game_views.h"
 #include "service/core/overdue_games.h"
 #include "service/core/secrets.h"
+#include "service/core/stored_codes.h"
 
 namespace foxgeese::service {
 namespace {
@@ -40,11 +41,11 @@ ServiceError game_not_over() {
                       "a rematch can be offered once the game is over");
 }
 
-v1::WatchGameResponse rematch_answered_event(bool accepted, int by_side,
+v1::WatchGameResponse rematch_answered_event(bool accepted, storage::Side by,
                                              const std::string& game_id) {
     v1::WatchGameResponse e;
     e.mutable_rematch_answered()->set_accepted(accepted);
-    e.mutable_rematch_answered()->set_by(static_cast<v1::Side>(by_side));
+    e.mutable_rematch_answered()->set_by(api(by));
     e.mutable_rematch_answered()->set_game_id(game_id);
     return e;
 }
@@ -53,44 +54,44 @@ v1::WatchGameResponse rematch_answered_event(bool accepted, int by_side,
 // swapped and kept for the old seat holders.
 GameRow rematch_row(const GameRow& old, std::int64_t now_us, std::int64_t open_ttl_us) {
     GameRow g;
-    g.game_id = old.rematch_game_id;
+    g.game_id = old.rematch.game_id;
     g.variant = old.variant;
     g.geese_option = old.geese_option;
     g.geese_sideways = old.geese_sideways;
     g.visibility = old.visibility;
-    g.state = storage::game_state::kWaiting;
+    g.state = storage::GameState::kWaiting;
     g.start_position = old.start_position;
     g.start_geese = old.start_geese;
     g.position = old.start_position;
     g.ply = old.start_ply;
     g.start_ply = old.start_ply;
     g.quiet_plies = parse_position_code(variant_of(old), old.start_position).value().quiet_plies();
-    g.time_control = old.time_control;
-    g.initial_ms = old.initial_ms;
-    g.increment_ms = old.increment_ms;
-    g.move_period_ms = old.move_period_ms;
-    g.first_move_ms = old.first_move_ms;
-    const std::int64_t start_clock = old.time_control == storage::time_control::kCorrespondence
-                                         ? old.move_period_ms
-                                         : old.initial_ms;
-    g.fox_clock_ms = g.geese_clock_ms = start_clock;
-    g.fox_reserved_hash = old.geese_token_hash;
-    g.geese_reserved_hash = old.fox_token_hash;
+    g.clocks.time_control = old.clocks.time_control;
+    g.clocks.initial_ms = old.clocks.initial_ms;
+    g.clocks.increment_ms = old.clocks.increment_ms;
+    g.clocks.move_period_ms = old.clocks.move_period_ms;
+    g.clocks.first_move_ms = old.clocks.first_move_ms;
+    const std::int64_t start_clock =
+        old.clocks.time_control == storage::TimeControl::kCorrespondence ? old.clocks.move_period_ms
+                                                                         : old.clocks.initial_ms;
+    g.clocks.fox_ms = g.clocks.geese_ms = start_clock;
+    g.seats.fox.reserved_hash = old.seats.geese.token_hash;
+    g.seats.geese.reserved_hash = old.seats.fox.token_hash;
     // Nobody joins a rematch by invite: both seats are kept. The code only
     // fills the column.
-    g.invite_code_hash = sha256_hex(new_invite_code());
-    g.rematch_of_game_id = old.game_id;
+    g.seats.invite_code_hash = sha256_hex(new_invite_code());
+    g.rematch.of_game_id = old.game_id;
     g.created_us = g.updated_us = now_us;
-    g.deadline_us = now_us + open_ttl_us;
+    g.clocks.deadline_us = now_us + open_ttl_us;
     return g;
 }
 
 // Which seats of the rematch a finished game's token may take.
 v1::Seat kept_for(const GameRow& rematch, const std::string& old_token_hash) {
-    const bool fox = !rematch.fox_reserved_hash.empty() &&
-                     constant_time_equal(rematch.fox_reserved_hash, old_token_hash);
-    const bool geese = !rematch.geese_reserved_hash.empty() &&
-                       constant_time_equal(rematch.geese_reserved_hash, old_token_hash);
+    const bool fox = !rematch.seats.fox.reserved_hash.empty() &&
+                     constant_time_equal(rematch.seats.fox.reserved_hash, old_token_hash);
+    const bool geese = !rematch.seats.geese.reserved_hash.empty() &&
+                       constant_time_equal(rematch.seats.geese.reserved_hash, old_token_hash);
     return fox && geese ? v1::SEAT_BOTH
            : fox        ? v1::SEAT_FOX
            : geese      ? v1::SEAT_GEESE
@@ -106,7 +107,7 @@ struct RematchSeat {
 
 // Creates the rematch of a finished game if it is not there yet, then gives
 // the holder of `old_token_hash` their kept seat(s) with a fresh token.
-ServiceResult<RematchSeat> take_rematch_seat(storage::PostgresGameStore& store, Clock& clock,
+ServiceResult<RematchSeat> take_rematch_seat(storage::GameStore& store, Clock& clock,
                                              const GameRow& old, const std::string& old_token_hash,
                                              std::int64_t open_ttl_us,
                                              const storage::CallBudget& budget) {
@@ -132,16 +133,16 @@ ServiceResult<RematchSeat> take_rematch_seat(storage::PostgresGameStore& store, 
             const std::int64_t now = clock.now_us();
             const std::string hash = sha256_hex(token);
             if (taken.seat != v1::SEAT_GEESE) {
-                g.fox_token_hash = hash;
-                g.fox_reserved_hash.clear();
+                g.seats.fox.token_hash = hash;
+                g.seats.fox.reserved_hash.clear();
             }
             if (taken.seat != v1::SEAT_FOX) {
-                g.geese_token_hash = hash;
-                g.geese_reserved_hash.clear();
+                g.seats.geese.token_hash = hash;
+                g.seats.geese.reserved_hash.clear();
             }
             g.updated_us = now;
-            if (!g.fox_token_hash.empty() && !g.geese_token_hash.empty()) {
-                g.state = storage::game_state::kActive;
+            if (!g.seats.fox.token_hash.empty() && !g.seats.geese.token_hash.empty()) {
+                g.state = storage::GameState::kActive;
                 start_turn(g, now);
             }
             v1::WatchGameResponse joined;
@@ -168,7 +169,7 @@ struct RematchDecision {
 // `may_create` is asked once the decision would bring the rematch into
 // being: a new game counts against its client's creation limit.
 ServiceResult<RematchDecision> decide_rematch(
-    storage::PostgresGameStore& store, Clock& clock, const std::string& id, const Bearer& token,
+    storage::GameStore& store, Clock& clock, const std::string& id, const Bearer& token,
     RematchAct act, const std::function<std::optional<ServiceError>()>& may_create,
     const storage::CallBudget& budget) {
     RematchDecision decision;
@@ -182,19 +183,19 @@ ServiceResult<RematchDecision> decide_rematch(
                 return false;
             }
             const std::int64_t now = clock.now_us();
-            if (g.state != storage::game_state::kFinished &&
+            if (g.state != storage::GameState::kFinished &&
                 !settle_overdue(current, now, recorded)) {
                 decision.error = game_not_over();
                 return false;
             }
-            if (g.bot_side != 0) {
+            if (g.bot.side != storage::Side::kNone) {
                 decision.error = make_error(
                     StatusCode::kFailedPrecondition, "NO_REMATCH_WITH_BOT",
                     "the bot plays no rematch: create a new game against it (CreateGame with "
                     "bot_level), on the other side if you like");
                 return !recorded.empty();  // an overdue clock settled here is still written
             }
-            if (!g.rematch_game_id.empty()) {
+            if (!g.rematch.game_id.empty()) {
                 if (act == RematchAct::kDecline) {
                     decision.error = no_rematch_offer();
                     return false;
@@ -203,12 +204,13 @@ ServiceResult<RematchDecision> decide_rematch(
                 decision.accepted = true;
                 return !recorded.empty();
             }
-            const int side = held == Held::kGeese ? storage::side::kGeese : storage::side::kFox;
+            const storage::Side side =
+                held == Held::kGeese ? storage::Side::kGeese : storage::Side::kFox;
             // A token holding both seats is its own opponent: offering accepts.
-            const bool other_offered =
-                g.rematch_offered_by != 0 && (g.rematch_offered_by != side || held == Held::kBoth);
+            const bool other_offered = g.rematch.offered_by != storage::Side::kNone &&
+                                       (g.rematch.offered_by != side || held == Held::kBoth);
             if (act != RematchAct::kOffer && !other_offered) {
-                decision.error = g.rematch_offered_by == 0
+                decision.error = g.rematch.offered_by == storage::Side::kNone
                                      ? no_rematch_offer()
                                      : make_error(StatusCode::kPermissionDenied, "WRONG_SEAT",
                                                   "the pending rematch offer is your own; the "
@@ -217,23 +219,23 @@ ServiceResult<RematchDecision> decide_rematch(
             }
             g.updated_us = now;
             if (act == RematchAct::kDecline) {
-                g.rematch_offered_by = 0;
+                g.rematch.offered_by = storage::Side::kNone;
                 recorded.push_back(event_bytes(rematch_answered_event(false, side, ""), now));
                 return true;
             }
             if (act == RematchAct::kOffer && !other_offered && held != Held::kBoth) {
-                if (g.rematch_offered_by == side) return !recorded.empty();  // already standing
-                g.rematch_offered_by = side;
+                if (g.rematch.offered_by == side) return !recorded.empty();  // already standing
+                g.rematch.offered_by = side;
                 v1::WatchGameResponse offered;
-                offered.mutable_rematch_offered()->set_by(static_cast<v1::Side>(side));
+                offered.mutable_rematch_offered()->set_by(api(side));
                 recorded.push_back(event_bytes(std::move(offered), now));
                 return true;
             }
             if ((decision.error = may_create())) return !recorded.empty();
-            g.rematch_offered_by = 0;
-            g.rematch_game_id = new_game_id();
+            g.rematch.offered_by = storage::Side::kNone;
+            g.rematch.game_id = new_game_id();
             recorded.push_back(
-                event_bytes(rematch_answered_event(true, side, g.rematch_game_id), now));
+                event_bytes(rematch_answered_event(true, side, g.rematch.game_id), now));
             decision.accepted = true;
             return true;
         },
@@ -280,7 +282,7 @@ ServiceResult<Response> GameService::act_on_rematch(const char* rpc, const std::
         auto seat =
             take_rematch_seat(store_, clock_, old, token.value().hash, open_game_ttl_us(), budget);
         if (!seat.ok()) return seat.error();
-        spdlog::info("game {}: rematch {} seat taken", id, old.rematch_game_id);
+        spdlog::info("game {}: rematch {} seat taken", id, old.rematch.game_id);
         *response.mutable_rematch() = seat.value().game;
         response.set_seat(seat.value().seat);
         response.set_seat_token(seat.value().token);
@@ -301,7 +303,7 @@ ServiceResult<v1::JoinRematchResponse> GameService::join_rematch(
             if (!found) return game_not_found(id);
             if (seat_of(found->game, token.value()) == Held::kNone)
                 return token_rejected(token.value());
-            if (found->game.rematch_game_id.empty()) {
+            if (found->game.rematch.game_id.empty()) {
                 return make_error(StatusCode::kFailedPrecondition, "NO_REMATCH",
                                   "no rematch of this game was accepted");
             }

@@ -13,6 +13,7 @@
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
 #include "service/core/overdue_games.h"
+#include "service/core/stored_codes.h"
 #include "storage/database_failure.h"
 
 namespace foxgeese::service {
@@ -32,12 +33,12 @@ enum class Needs { kInProgress, kOpen };
 
 std::optional<ServiceError> check_state(const GameRow& g, Needs needs) {
     if (needs == Needs::kInProgress) return check_playing(g);
-    if (g.state == storage::game_state::kActive) {
+    if (g.state == storage::GameState::kActive) {
         return make_error(
             StatusCode::kFailedPrecondition, "GAME_STARTED",
             "an opponent has joined: abort (before the first moves) or resign instead");
     }
-    if (g.state == storage::game_state::kFinished)
+    if (g.state == storage::GameState::kFinished)
         return make_error(StatusCode::kFailedPrecondition, "GAME_OVER", "the game is over");
     return std::nullopt;
 }
@@ -46,8 +47,8 @@ std::optional<ServiceError> check_state(const GameRow& g, Needs needs) {
 // the locked row (an overdue clock is settled first), `change` decides, and
 // the reply holds the game as it stands after.
 template <class Response>
-ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& clock,
-                                    RateLimiter& limit, const char* rpc, const std::string& raw_id,
+ServiceResult<Response> seat_action(storage::GameStore& store, Clock& clock, RateLimiter& limit,
+                                    const char* rpc, const std::string& raw_id,
                                     const CallContext& call, Needs needs,
                                     const SeatChange& change) {
     std::string id;
@@ -82,10 +83,11 @@ ServiceResult<Response> seat_action(storage::PostgresGameStore& store, Clock& cl
                 }
                 // Acting with the token closes its seats' retry windows, even
                 // when the action itself changes nothing.
-                const auto windows = std::make_pair(g.fox_retry_until_us, g.geese_retry_until_us);
+                const auto windows =
+                    std::make_pair(g.seats.fox.retry_until_us, g.seats.geese.retry_until_us);
                 close_retry_windows(g, held);
-                const bool retry_closed =
-                    windows != std::make_pair(g.fox_retry_until_us, g.geese_retry_until_us);
+                const bool retry_closed = windows != std::make_pair(g.seats.fox.retry_until_us,
+                                                                    g.seats.geese.retry_until_us);
                 if (!std::get<0>(decided)) return retry_closed;
                 g.updated_us = now;
                 after = game_view(g, current.last_move, now);
@@ -118,8 +120,8 @@ ServiceResult<v1::ResignGameResponse> GameService::resign_game(const v1::ResignG
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
             const Side resigning = acting_side(held, side_to_move_of(g));
             // A pending draw offer dies with the game.
-            if (g.draw_offered_by != 0)
-                events.push_back(draw_answered_event(false, other_side_number(g.draw_offered_by)));
+            if (g.draw_offered_by != storage::Side::kNone)
+                events.push_back(draw_answered_event(false, other(g.draw_offered_by)));
             finish(
                 g,
                 resigning == Side::kFox ? v1::GAME_RESULT_GEESE_WIN : v1::GAME_RESULT_FOX_SIDE_WINS,
@@ -136,18 +138,18 @@ ServiceResult<v1::OfferDrawResponse> GameService::offer_draw(const v1::OfferDraw
         Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
-            const int offering = side_number(acting_side(held, side_to_move_of(g)));
+            const storage::Side offering = stored(acting_side(held, side_to_move_of(g)));
             if (g.draw_offered_by == offering) return false;  // already standing
             v1::WatchGameResponse offered;
-            offered.mutable_draw_offered()->set_by(static_cast<v1::Side>(offering));
-            if (g.bot_side != 0) {
+            offered.mutable_draw_offered()->set_by(api(offering));
+            if (g.bot.side != storage::Side::kNone) {
                 // The bot plays every game out: it declines at once, and
                 // watchers see the offer and the answer.
                 events.push_back(std::move(offered));
-                events.push_back(draw_answered_event(false, g.bot_side));
+                events.push_back(draw_answered_event(false, g.bot.side));
                 return true;
             }
-            if (g.draw_offered_by != 0) {
+            if (g.draw_offered_by != storage::Side::kNone) {
                 // Both sides want a draw: offering accepts the other's offer.
                 events.push_back(draw_answered_event(true, offering));
                 finish(g, v1::GAME_RESULT_DRAW, v1::END_REASON_DRAW_AGREED, now);
@@ -167,22 +169,21 @@ ServiceResult<v1::RespondDrawResponse> GameService::respond_draw(
         Needs::kInProgress,
         [&](GameRow& g, Held held, std::int64_t now,
             std::vector<v1::WatchGameResponse>& events) -> ActionResult {
-            if (g.draw_offered_by == 0) {
+            if (g.draw_offered_by == storage::Side::kNone) {
                 return make_error(StatusCode::kFailedPrecondition, "NO_DRAW_OFFER",
                                   "no draw offer is pending");
             }
-            const Side offered_by = g.draw_offered_by == v1::SIDE_FOX ? Side::kFox : Side::kGeese;
+            const Side offered_by = engine_side(g.draw_offered_by);
             if (acting_side(held, opponent(offered_by)) == offered_by) {
                 return make_error(StatusCode::kPermissionDenied, "WRONG_SEAT",
                                   "the pending draw offer is your own; the other side answers it");
             }
-            events.push_back(
-                draw_answered_event(request.accept(), other_side_number(g.draw_offered_by)));
+            events.push_back(draw_answered_event(request.accept(), other(g.draw_offered_by)));
             if (request.accept()) {
                 finish(g, v1::GAME_RESULT_DRAW, v1::END_REASON_DRAW_AGREED, now);
                 events.push_back(game_ended_event({}));
             } else {
-                g.draw_offered_by = 0;
+                g.draw_offered_by = storage::Side::kNone;
             }
             return true;
         });
@@ -199,8 +200,8 @@ ServiceResult<v1::AbortGameResponse> GameService::abort_game(const v1::AbortGame
                 return make_error(StatusCode::kFailedPrecondition, "ABORT_TOO_LATE",
                                   "both sides have made their first move: resign instead");
             }
-            if (g.draw_offered_by != 0)
-                events.push_back(draw_answered_event(false, other_side_number(g.draw_offered_by)));
+            if (g.draw_offered_by != storage::Side::kNone)
+                events.push_back(draw_answered_event(false, other(g.draw_offered_by)));
             finish(g, v1::GAME_RESULT_NONE, v1::END_REASON_ABORTED, now);
             events.push_back(game_ended_event({}));
             return true;
@@ -242,12 +243,12 @@ ServiceResult<v1::ClaimVictoryResponse> GameService::claim_victory(
                     StatusCode::kPermissionDenied, "WRONG_SEAT",
                     "this token holds both seats: there is no opponent to claim against");
             }
-            if (g.bot_side != 0) {
+            if (g.bot.side != storage::Side::kNone) {
                 return make_error(StatusCode::kFailedPrecondition, "CLAIM_NOT_ALLOWED",
                                   "the bot never leaves a game: it moves within its level's "
                                   "time, and its clock decides if it does not");
             }
-            if (g.time_control == storage::time_control::kCorrespondence) {
+            if (g.clocks.time_control == storage::TimeControl::kCorrespondence) {
                 return make_error(
                     StatusCode::kFailedPrecondition, "CLAIM_NOT_ALLOWED",
                     "a correspondence game ends by its move deadline, not by a claim");
@@ -261,7 +262,7 @@ ServiceResult<v1::ClaimVictoryResponse> GameService::claim_victory(
                 claimant == Side::kFox ? seen.second : seen.first;
             // Gone since they left, or since their turn began if later (a
             // seat holder who never watched counts from the turn's start).
-            const std::int64_t gone_since = std::max(opponent.since_us, g.turn_started_us);
+            const std::int64_t gone_since = std::max(opponent.since_us, g.clocks.turn_started_us);
             const std::int64_t claimable_at = gone_since + gone_threshold_us;
             if (opponent.connected || now < claimable_at) {
                 google::protobuf::Timestamp at;
@@ -277,11 +278,11 @@ ServiceResult<v1::ClaimVictoryResponse> GameService::claim_victory(
                                           ? std::string()
                                           : google::protobuf::util::TimeUtil::ToString(at)}});
             }
-            if (g.draw_offered_by != 0)
-                events.push_back(draw_answered_event(false, other_side_number(g.draw_offered_by)));
-            const int result = request.draw()           ? v1::GAME_RESULT_DRAW
-                               : claimant == Side::kFox ? v1::GAME_RESULT_FOX_SIDE_WINS
-                                                        : v1::GAME_RESULT_GEESE_WIN;
+            if (g.draw_offered_by != storage::Side::kNone)
+                events.push_back(draw_answered_event(false, other(g.draw_offered_by)));
+            const v1::GameResult result = request.draw()           ? v1::GAME_RESULT_DRAW
+                                          : claimant == Side::kFox ? v1::GAME_RESULT_FOX_SIDE_WINS
+                                                                   : v1::GAME_RESULT_GEESE_WIN;
             finish(g, result, v1::END_REASON_OPPONENT_LEFT, now);
             events.push_back(game_ended_event({}));
             return true;

@@ -43,9 +43,9 @@ std::optional<Bearer> optional_bearer(const CallContext& call) {
 Held seat_of(const storage::GameRow& g, const Bearer& bearer) {
     if (!bearer.problem.empty()) return Held::kNone;
     const bool fox =
-        !g.fox_token_hash.empty() && constant_time_equal(g.fox_token_hash, bearer.hash);
-    const bool geese =
-        !g.geese_token_hash.empty() && constant_time_equal(g.geese_token_hash, bearer.hash);
+        !g.seats.fox.token_hash.empty() && constant_time_equal(g.seats.fox.token_hash, bearer.hash);
+    const bool geese = !g.seats.geese.token_hash.empty() &&
+                       constant_time_equal(g.seats.geese.token_hash, bearer.hash);
     if (fox && geese) return Held::kBoth;
     if (fox) return Held::kFox;
     if (geese) return Held::kGeese;

@@ -47,7 +47,7 @@ struct ServerConfig {
     // Rate limits per replica (0 turns one off) and the proxies whose
     // X-Forwarded-For is believed (see RateLimitOptions).
     // Sized for a shared address: a school or a mobile network puts hundreds
-    // of players behind one (README, "Behind a shared address").
+    // of players behind one (docs/operations.md, "Behind a shared address").
     int create_per_minute = 120;
     int import_per_minute = 30;
     int join_per_minute = 240;

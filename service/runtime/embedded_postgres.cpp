@@ -1,7 +1,5 @@
 #include "service/runtime/embedded_postgres.h"
 
-#include "service/runtime/text_encoding.h"
-
 #include <fcntl.h>
 #include <grp.h>
 #include <locale.h>
@@ -30,6 +28,8 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "service/runtime/text_encoding.h"
 
 namespace foxgeese::service {
 
@@ -467,23 +467,26 @@ bool wait_until_stopped(const fs::path& bin_dir, const fs::path& data_dir, const
     return true;
 }
 
-// pg_ctl stop -m fast, then -m immediate if the fast shutdown did not finish.
-void stop_running(const fs::path& bin_dir, const fs::path& data_dir) {
+// pg_ctl stop -m fast, then -m immediate if the fast shutdown did not finish;
+// with `discard` (a cluster about to be deleted) -m immediate at once, with
+// no shutdown checkpoint.
+void stop_running(const fs::path& bin_dir, const fs::path& data_dir, bool discard = false) {
     const RunAs as = run_as_for(data_dir);
     if (!is_running(bin_dir, data_dir, as)) return;
     const std::string pg_ctl = (bin_dir / "pg_ctl").string();
     const std::string timeout = std::to_string(kStopTimeoutSeconds);
-    ProcessResult result = run_process(
-        {pg_ctl, "stop", "-D", data_dir.string(), "-m", "fast", "-w", "-t", timeout}, as);
-    if (!result.ok() && is_running(bin_dir, data_dir, as)) {
+    ProcessResult result = run_process({pg_ctl, "stop", "-D", data_dir.string(), "-m",
+                                        discard ? "immediate" : "fast", "-w", "-t", timeout},
+                                       as);
+    if (!discard && !result.ok() && is_running(bin_dir, data_dir, as)) {
         spdlog::warn("PostgreSQL in {} did not stop in time; stopping it immediately",
                      data_dir.string());
         result = run_process(
             {pg_ctl, "stop", "-D", data_dir.string(), "-m", "immediate", "-w", "-t", timeout}, as);
-        if (!result.ok() && is_running(bin_dir, data_dir, as)) {
-            throw failure("could not stop the cluster in " + data_dir.string() + ": " +
-                          last_lines(result.output, 10));
-        }
+    }
+    if (!result.ok() && is_running(bin_dir, data_dir, as)) {
+        throw failure("could not stop the cluster in " + data_dir.string() + ": " +
+                      last_lines(result.output, 10));
     }
 }
 
@@ -664,6 +667,46 @@ EmbeddedPostgres::EmbeddedPostgres(const Setup& setup)
       keep_running_on_destroy_(setup.keep_running_on_destroy),
       owns_socket_dir_(setup.owns_socket_dir) {}
 
+// The server that uses a data directory holds a POSIX record lock on
+// DIR.lock for as long as it runs, so that a second server started on the
+// same directory (run twice by mistake) is refused before it touches the
+// first one's cluster. The kernel drops the lock when the process ends, even
+// by SIGKILL, and the watchdog does not inherit it, so a restart after a kill
+// never waits on it.
+class EmbeddedPostgres::DataDirLock {
+  public:
+    explicit DataDirLock(const fs::path& data_dir) : path_(data_dir.string() + ".lock") {
+        fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd_ < 0) {
+            throw failure("cannot open " + path_ + ": " + std::strerror(errno));
+        }
+        struct flock lock {};
+        lock.l_type = F_WRLCK;
+        lock.l_whence = SEEK_SET;
+        if (fcntl(fd_, F_SETLK, &lock) == 0) return;
+        const int error = errno;
+        struct flock holder {};
+        holder.l_type = F_WRLCK;
+        holder.l_whence = SEEK_SET;
+        const bool known = fcntl(fd_, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK;
+        ::close(fd_);
+        if (error != EACCES && error != EAGAIN) {
+            throw failure("cannot lock " + path_ + ": " + std::strerror(error));
+        }
+        throw failure("another foxgeese-server" +
+                      (known ? " (process " + std::to_string(holder.l_pid) + ")" : std::string()) +
+                      " is using the PostgreSQL in " + data_dir.string() +
+                      ": stop it first, or give this one another --data-dir");
+    }
+    ~DataDirLock() { ::close(fd_); }
+    DataDirLock(const DataDirLock&) = delete;
+    DataDirLock& operator=(const DataDirLock&) = delete;
+
+  private:
+    std::string path_;
+    int fd_ = -1;
+};
+
 std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgresOptions& options) {
     if (options.data_dir.empty()) throw failure("no data directory given");
     if (options.database.empty()) throw failure("no database name given");
@@ -679,6 +722,7 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
     const RunAs as = run_as_for(clean_data_dir);
     require_reachable(as, clean_data_dir, "data directory");
     make_data_dir(clean_data_dir);
+    auto lock = std::make_unique<DataDirLock>(clean_data_dir);
     const std::optional<std::string> version = cluster_version(clean_data_dir);
     const fs::path bin_dir = find_bin_dir(version);
     if (as.switch_user) {
@@ -741,6 +785,7 @@ std::unique_ptr<EmbeddedPostgres> EmbeddedPostgres::start(const EmbeddedPostgres
     }
 
     std::unique_ptr<EmbeddedPostgres> cluster(new EmbeddedPostgres(setup));
+    cluster->lock_ = std::move(lock);
     if (!options.keep_running_on_destroy) {
         const Watchdog watchdog = start_watchdog(bin_dir, clean_data_dir, as);
         cluster->watchdog_pid_ = watchdog.pid;
@@ -787,12 +832,12 @@ void EmbeddedPostgres::stop() {
     if (owns_socket_dir_) remove_socket_dir(socket_dir_);
 }
 
-void EmbeddedPostgres::stop_cluster(const std::string& data_dir) {
+void EmbeddedPostgres::stop_cluster(const std::string& data_dir, bool discard) {
     const fs::path dir = fs::absolute(data_dir).lexically_normal();
     const std::optional<std::string> version = cluster_version(dir);
     if (!version) return;  // never initialised: nothing can be running
     const std::optional<PidFile> pid_file = read_pid_file(dir);
-    stop_running(find_bin_dir(version), dir);
+    stop_running(find_bin_dir(version), dir, discard);
     if (pid_file && is_temp_socket_dir(pid_file->socket_dir)) {
         remove_socket_dir(pid_file->socket_dir);
     }

@@ -10,6 +10,7 @@
 #include "service/core/game_views.h"
 #include "service/core/seat_auth.h"
 #include "service/core/secrets.h"
+#include "storage/postgres_game_store.h"
 
 namespace foxgeese::service {
 namespace {
@@ -24,11 +25,15 @@ using PresencePair = std::pair<storage::SeatPresence, storage::SeatPresence>;
 // comes and goes is seen doing so.
 constexpr double kPresenceBurst = 3;
 
-// Seats a holder makes connected, as a bit set of side numbers (1 fox side,
-// 2 geese: each side's number is its bit).
+// A side's bit in a set of seats: its stored number (1 fox side, 2 geese).
+int seat_bit(storage::Side side) {
+    return static_cast<int>(side);
+}
+
+// Seats a holder makes connected, as a bit set.
 int seat_bits(Held held) {
-    return (holds_side(held, Side::kFox) ? storage::side::kFox : 0) |
-           (holds_side(held, Side::kGeese) ? storage::side::kGeese : 0);
+    return (holds_side(held, Side::kFox) ? seat_bit(storage::Side::kFox) : 0) |
+           (holds_side(held, Side::kGeese) ? seat_bit(storage::Side::kGeese) : 0);
 }
 
 std::shared_ptr<const WatchEvent> share(v1::WatchGameResponse message) {
@@ -144,7 +149,7 @@ class WatchHub::SubscriptionImpl : public WatchHub::Subscription {
     std::atomic<bool> done_{false};
 };
 
-WatchHub::WatchHub(std::string database_url, storage::PostgresGameStore& store,
+WatchHub::WatchHub(std::string database_url, storage::GameFeed& store,
                    storage::PresenceStore& presence, Clock& clock, WatchHubOptions options)
     : database_url_(std::move(database_url)),
       store_(store),
@@ -165,7 +170,7 @@ WatchHub::~WatchHub() {
 }
 
 void WatchHub::start() {
-    threads_.emplace_back([this] { listen_loop(); });
+    if (!database_url_.empty()) threads_.emplace_back([this] { listen_loop(); });
     threads_.emplace_back([this] { refresh_loop(); });
     threads_.emplace_back([this] { refresh_loop(); });
     threads_.emplace_back([this] { timer_loop(); });
@@ -237,19 +242,22 @@ void WatchHub::run_later(std::function<void()> task) {
     queue_wake_.notify_one();
 }
 
+void WatchHub::heard(const std::string& game_id, bool presence) {
+    // Only games someone here watches are worth a read.
+    bool watched;
+    {
+        std::lock_guard lock(mutex_);
+        watched = games_.count(game_id) > 0;
+    }
+    if (watched) mark_dirty(game_id, presence ? kPresence : kEvents);
+}
+
 void WatchHub::listen_loop() {
     while (!stopping_) {
         try {
             pqxx::connection conn(database_url_);
-            EventReceiver receiver(conn, [this](const std::string& id, bool presence) {
-                // Only games someone here watches are worth a read.
-                bool watched;
-                {
-                    std::lock_guard lock(mutex_);
-                    watched = games_.count(id) > 0;
-                }
-                if (watched) mark_dirty(id, presence ? kPresence : kEvents);
-            });
+            EventReceiver receiver(
+                conn, [this](const std::string& id, bool presence) { heard(id, presence); });
             // Anything may have changed while no LISTEN was active.
             mark_all_dirty(kEvents | kPresence);
             while (!stopping_)
@@ -569,8 +577,8 @@ void WatchHub::connect_seats(const Watcher& watcher, const storage::CallBudget& 
     // Before the presence is read, so the new watcher sees itself; a failure
     // here must not fail the stream (the next refresh catches up).
     try {
-        for (const int side : {storage::side::kFox, storage::side::kGeese}) {
-            if ((watcher.seats & side) == 0) continue;
+        for (const storage::Side side : {storage::Side::kFox, storage::Side::kGeese}) {
+            if ((watcher.seats & seat_bit(side)) == 0) continue;
             const std::int64_t now = clock_.now_us();
             presence_.connect(watcher.game_id, side, watcher.watcher_id, server_id_, now,
                               now + presence_ttl_us(), budget);
@@ -626,10 +634,10 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             const int seats = token ? seat_bits(seat_of(row, *token)) : 0;
             if (token && seats == 0) return token_rejected(*token);
             v1::WatchGameResponse snapshot = snapshot_of(*found, request, budget);
-            const bool finished = row.state == storage::game_state::kFinished;
+            const bool finished = row.state == storage::GameState::kFinished;
             // A finished game's stream stays for a rematch while one may come.
             const std::int64_t linger_left_us =
-                finished && row.rematch_game_id.empty()
+                finished && row.rematch.game_id.empty()
                     ? row.finished_us + linger_us() - clock_.now_us()
                     : 0;
             if (finished && linger_left_us <= 0) {
@@ -693,8 +701,9 @@ void WatchHub::remove(const std::shared_ptr<Watcher>& watcher) {
     if (watcher->seats == 0 || stopping_) return;
     run_later([this, game_id = watcher->game_id, watcher_id = watcher->watcher_id,
                seats = watcher->seats] {
-        for (const int side : {storage::side::kFox, storage::side::kGeese}) {
-            if (seats & side) presence_.disconnect(game_id, side, watcher_id, clock_.now_us());
+        for (const storage::Side side : {storage::Side::kFox, storage::Side::kGeese}) {
+            if (seats & seat_bit(side))
+                presence_.disconnect(game_id, side, watcher_id, clock_.now_us());
         }
     });
 }

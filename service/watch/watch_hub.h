@@ -32,7 +32,7 @@
 #include "service/core/service_error.h"
 #include "service/watch/walk_pool.h"
 #include "service/watch/watch_sink.h"
-#include "storage/postgres_game_store.h"
+#include "storage/game_store.h"
 #include "storage/presence_store.h"
 
 namespace foxgeese::service {
@@ -82,8 +82,10 @@ struct WatchHubOptions {
 
 class WatchHub {
   public:
-    WatchHub(std::string database_url, storage::PostgresGameStore& store,
-             storage::PresenceStore& presence, Clock& clock, WatchHubOptions options = {});
+    // Hears of changes through LISTEN on `database_url`; with an empty one,
+    // only through heard() (stores in this process) and the catch-up.
+    WatchHub(std::string database_url, storage::GameFeed& store, storage::PresenceStore& presence,
+             Clock& clock, WatchHubOptions options = {});
     ~WatchHub();
     WatchHub(const WatchHub&) = delete;
     WatchHub& operator=(const WatchHub&) = delete;
@@ -110,6 +112,11 @@ class WatchHub {
     ServiceResult<std::shared_ptr<Subscription>> subscribe(const v1::WatchGameRequest& request,
                                                            const CallContext& call,
                                                            std::shared_ptr<WatchSink> sink);
+
+    // A game's recorded events (or, with `presence`, its seats' presence)
+    // changed: its watchers here get what is new. LISTEN's notifications
+    // come here too.
+    void heard(const std::string& game_id, bool presence);
 
     int active_watchers() const;
     const WatchHubOptions& options() const { return options_; }
@@ -164,7 +171,7 @@ class WatchHub {
     }
 
     const std::string database_url_;
-    storage::PostgresGameStore& store_;
+    storage::GameFeed& store_;
     storage::PresenceStore& presence_;
     Clock& clock_;
     const WatchHubOptions options_;

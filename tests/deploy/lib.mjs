@@ -73,33 +73,9 @@ export function expect(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-// The server's flags and environment variables, from `foxgeese-server --help`:
-//   --grpc-port PORT
-//       gRPC port (1..65535)
-//       env FOXGEESE_GRPC_PORT, default 50051
-export function serverHelp(binary) {
-  const result = run(binary, ["--help"]);
-  if (result.status !== 0) throw new Error(`${binary} --help failed: ${result.stderr || result.error}`);
-  const flags = new Map(); // --flag -> { env, defaultValue }
-  const envs = new Map(); // ENV -> --flag
-  let current = null;
-  for (const line of result.stdout.split("\n")) {
-    const flag = line.match(/^ {2}(--[a-z0-9-]+)/);
-    if (flag) {
-      current = { flag: flag[1], env: null, defaultValue: null };
-      flags.set(current.flag, current);
-      continue;
-    }
-    const env = line.match(/^\s+env ([A-Z0-9_]+), default (.*)$/);
-    if (env && current) {
-      current.env = env[1];
-      current.defaultValue = env[2];
-      envs.set(env[1], current.flag);
-    }
-  }
-  if (!flags.size || !envs.size) throw new Error(`no flags found in ${binary} --help`);
-  return { flags, envs, text: result.stdout };
-}
+// The server's --help, read into flags and variables (tests/docs reads it too,
+// without this file's npm packages).
+export { serverHelp } from "./server-help.mjs";
 
 // The Dockerfile as stages of instructions; continuation lines joined and
 // comments dropped.

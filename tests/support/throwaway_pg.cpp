@@ -85,7 +85,8 @@ int stop(const fs::path& state_file) {
                   << " belongs to another ctest run (" << state.owner << "); leaving it\n";
         return 0;
     }
-    EmbeddedPostgres::stop_cluster(state.data_dir);
+    EmbeddedPostgres::stop_cluster(
+        state.data_dir, /*discard=*/is_our_temp_dir(fs::path(state.data_dir).parent_path()));
     const fs::path temp_dir = fs::path(state.data_dir).parent_path();
     if (is_our_temp_dir(temp_dir)) fs::remove_all(temp_dir);
     fs::remove(state_file);

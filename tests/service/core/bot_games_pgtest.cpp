@@ -593,10 +593,10 @@ TEST(BotThinkTime, IsTheLevelsBudgetBoundedByATwentiethOfTheTimeLeft) {
     storage::GameRow game;
     const std::int64_t now = 1'000'000'000;
     EXPECT_EQ(service::bot_think_time(game, 2000ms, now), 2000ms);  // no clock
-    game.deadline_us = now + 10'000'000;                            // 10 s left
+    game.clocks.deadline_us = now + 10'000'000;                     // 10 s left
     EXPECT_EQ(service::bot_think_time(game, 2000ms, now), 500ms);
     EXPECT_EQ(service::bot_think_time(game, 100ms, now), 100ms);
-    game.deadline_us = now - 1;  // overdue: the shortest search, then GAME_OVER
+    game.clocks.deadline_us = now - 1;  // overdue: the shortest search, then GAME_OVER
     EXPECT_EQ(service::bot_think_time(game, 2000ms, now), 1ms);
     EXPECT_NE(service::bot_seed("a"), service::bot_seed("b"));
     EXPECT_EQ(service::bot_seed("0b6f3c1e-6a4e-4c51-9d3a-6f3b2f8f6a2d"),

@@ -203,9 +203,9 @@ TEST_F(MoveCopies, AWriteOnAContextReadBeforeAnotherChangeOfTheRowAppliesNothing
     write.move.game_id = game.id;
     write.move.ply = write.game_after.ply;
     write.move.notation = "d4-d5";
-    write.move.side = storage::side::kFox;
+    write.move.side = storage::Side::kFox;
     write.move.position = read->game.position;
-    write.move.state = storage::game_state::kActive;
+    write.move.state = storage::GameState::kActive;
     write.position_key = "never played";
     write.events = {"event"};
     EXPECT_FALSE(store_->apply_move(write).has_value());

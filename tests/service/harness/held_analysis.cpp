@@ -7,20 +7,20 @@
 
 namespace foxgeese::test {
 
-bool wait_for_analyses(service::Replica& server, int count, std::chrono::milliseconds timeout) {
+bool wait_for_analyses(service::GameService& logic, int count, std::chrono::milliseconds timeout) {
     const auto until = std::chrono::steady_clock::now() + timeout;
-    while (server.logic().analyses_running() != count) {
+    while (logic.analyses_running() != count) {
         if (std::chrono::steady_clock::now() >= until) return false;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     return true;
 }
 
-HeldAnalysis::HeldAnalysis(service::Replica& server, const std::string& forwarded_for)
-    : server_(server), running_before_(server.logic().analyses_running()) {
+HeldAnalysis::HeldAnalysis(service::GameService& logic, int port, const std::string& forwarded_for)
+    : logic_(logic), running_before_(logic.analyses_running()) {
     context_.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
     if (!forwarded_for.empty()) context_.AddMetadata("x-forwarded-for", forwarded_for);
-    thread_ = std::thread([this, port = server.grpc_port()] {
+    thread_ = std::thread([this, port] {
         auto stub = v1::FoxGeeseService::NewStub(new_channel(port));
         v1::AnalyzePositionRequest request;
         request.set_variant("standard");  // its start: far from any proved result
@@ -28,7 +28,7 @@ HeldAnalysis::HeldAnalysis(service::Replica& server, const std::string& forwarde
         v1::AnalyzePositionResponse response;
         status_ = stub->AnalyzePosition(&context_, request, &response);
     });
-    EXPECT_TRUE(wait_for_analyses(server_, running_before_ + 1))
+    EXPECT_TRUE(wait_for_analyses(logic_, running_before_ + 1))
         << "the held analysis never started";
 }
 
@@ -40,7 +40,7 @@ grpc::Status HeldAnalysis::release() {
     context_.TryCancel();
     thread_.join();
     // The search stops at the cancel, long before its 5 s are over.
-    EXPECT_TRUE(wait_for_analyses(server_, running_before_, std::chrono::seconds(2)))
+    EXPECT_TRUE(wait_for_analyses(logic_, running_before_, std::chrono::seconds(2)))
         << "the cancelled analysis kept running";
     return status_.value_or(grpc::Status(grpc::StatusCode::UNKNOWN, "no status"));
 }

@@ -18,9 +18,12 @@ namespace foxgeese::test {
 class HeldAnalysis {
   public:
     // Starts the call (as if relayed with this X-Forwarded-For, when not
-    // empty) and waits until `server` runs one more analysis than before;
-    // a test failure if it does not within seconds.
-    HeldAnalysis(service::Replica& server, const std::string& forwarded_for = "");
+    // empty) and waits until `server` (a Replica or a MemoryReplica) runs
+    // one more analysis than before; a test failure if it does not within
+    // seconds.
+    template <class Server>
+    explicit HeldAnalysis(Server& server, const std::string& forwarded_for = "")
+        : HeldAnalysis(server.logic(), server.grpc_port(), forwarded_for) {}
     // Releases it if the test did not.
     ~HeldAnalysis();
     HeldAnalysis(const HeldAnalysis&) = delete;
@@ -31,15 +34,23 @@ class HeldAnalysis {
     grpc::Status release();
 
   private:
-    service::Replica& server_;
+    HeldAnalysis(service::GameService& logic, int port, const std::string& forwarded_for);
+
+    service::GameService& logic_;
     int running_before_ = 0;
     grpc::ClientContext context_;
     std::optional<grpc::Status> status_;
     std::thread thread_;
 };
 
-// Waits up to `timeout` for the server to run exactly `count` analyses.
-bool wait_for_analyses(service::Replica& server, int count,
+// Waits up to `timeout` for the server's game service to run exactly
+// `count` analyses.
+bool wait_for_analyses(service::GameService& logic, int count,
                        std::chrono::milliseconds timeout = std::chrono::seconds(10));
+template <class Server>
+bool wait_for_analyses(Server& server, int count,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    return wait_for_analyses(server.logic(), count, timeout);
+}
 
 }  // namespace foxgeese::test

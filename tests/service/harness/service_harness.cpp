@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <random>
 #include <pqxx/pqxx>
+#include <random>
 #include <sstream>
 
 #include "engine/rules/movegen.h"
@@ -380,23 +380,29 @@ void ServiceTest::SetUp() {
 }
 
 void ServiceTest::TearDown() {
-    client_.reset();
+    connect_client(std::nullopt);
     if (server_) server_->shutdown();
     server_.reset();
 }
 
 void ServiceTest::start_server(const std::string& database_url) {
-    client_.reset();
+    connect_client(std::nullopt);
     if (server_) server_->shutdown();
     server_.reset();
     database_url_ = database_url;
-    service::ReplicaOptions options = test_replica_options(database_url, &clock_);
+    service::ReplicaOptions options = test_replica_options(database_url, &clock());
     options.grpc_port = 0;
     options.db_pool_size = 8;
     options.drain_timeout = std::chrono::seconds(2);
     configure(options);
     server_ = std::make_unique<service::Replica>(options);
-    client_ = std::make_unique<ServiceClient>(server_->grpc_port());
+    connect_client(server_->grpc_port());
+}
+
+void ServiceTestBase::connect_client(std::optional<int> port) {
+    client_.reset();
+    port_ = port.value_or(0);
+    if (port) client_ = std::make_unique<ServiceClient>(*port);
 }
 
 namespace {
@@ -415,8 +421,7 @@ Reply<v1::AbortGameResponse> ServiceClient::abort(const std::string& game_id, co
                                        for_game<v1::AbortGameRequest>(game_id), auth);
 }
 
-Reply<v1::CancelGameResponse> ServiceClient::cancel(const std::string& game_id,
-                                                    const Auth& auth) {
+Reply<v1::CancelGameResponse> ServiceClient::cancel(const std::string& game_id, const Auth& auth) {
     return call<v1::CancelGameResponse>(*stub_, &v1::FoxGeeseService::Stub::CancelGame,
                                         for_game<v1::CancelGameRequest>(game_id), auth);
 }
@@ -425,8 +430,8 @@ Reply<v1::ClaimVictoryResponse> ServiceClient::claim(const std::string& game_id,
                                                      const Auth& auth) {
     auto request = for_game<v1::ClaimVictoryRequest>(game_id);
     request.set_draw(draw);
-    return call<v1::ClaimVictoryResponse>(*stub_, &v1::FoxGeeseService::Stub::ClaimVictory,
-                                          request, auth);
+    return call<v1::ClaimVictoryResponse>(*stub_, &v1::FoxGeeseService::Stub::ClaimVictory, request,
+                                          auth);
 }
 
 Reply<v1::OfferRematchResponse> ServiceClient::offer_rematch(const std::string& game_id,
@@ -513,22 +518,23 @@ std::int64_t TestClock::now_us() const {
     return service::system_clock().now_us() + offset_us_.load();
 }
 
-std::unique_ptr<ServiceClient> ServiceTest::new_client() const {
-    return std::make_unique<ServiceClient>(server_->grpc_port());
+std::unique_ptr<ServiceClient> ServiceTestBase::new_client() const {
+    return std::make_unique<ServiceClient>(port_);
 }
 
 void ServiceTest::restart_server() {
     start_server(database_url_);
 }
 
-v1::CreateGameResponse ServiceTest::create_game(const v1::CreateGameRequest& request) {
+v1::CreateGameResponse ServiceTestBase::create_game(const v1::CreateGameRequest& request) {
     Reply<v1::CreateGameResponse> created = client().create(request);
     EXPECT_TRUE(IsOk(created)) << request.ShortDebugString();
     return created.response;
 }
 
-SeatedGame ServiceTest::start_game(const std::string& variant, const v1::GameOptions& options,
-                                   const std::string& start_position, v1::Visibility visibility) {
+SeatedGame ServiceTestBase::start_game(const std::string& variant, const v1::GameOptions& options,
+                                       const std::string& start_position,
+                                       v1::Visibility visibility) {
     v1::CreateGameRequest request =
         create_request(variant, v1::SEAT_CHOICE_FOX, visibility, start_position);
     *request.mutable_options() = options;
@@ -545,7 +551,7 @@ SeatedGame ServiceTest::start_game(const std::string& variant, const v1::GameOpt
     return game;
 }
 
-SeatedGame ServiceTest::start_game_with(v1::CreateGameRequest request) {
+SeatedGame ServiceTestBase::start_game_with(v1::CreateGameRequest request) {
     request.set_seat(v1::SEAT_CHOICE_FOX);
     const v1::CreateGameResponse created = create_game(request);
     SeatedGame game;
@@ -559,7 +565,7 @@ SeatedGame ServiceTest::start_game_with(v1::CreateGameRequest request) {
     return game;
 }
 
-Reply<v1::MakeMoveResponse> ServiceTest::play_any(const SeatedGame& game) {
+Reply<v1::MakeMoveResponse> ServiceTestBase::play_any(const SeatedGame& game) {
     Reply<v1::GetGameResponse> current = client().get(game.id);
     EXPECT_TRUE(IsOk(current));
     if (current->game().legal_moves().empty()) {
@@ -571,7 +577,7 @@ Reply<v1::MakeMoveResponse> ServiceTest::play_any(const SeatedGame& game) {
     return client().move(game.id, current->game().legal_moves(0), token);
 }
 
-v1::MakeMoveResponse ServiceTest::play(const SeatedGame& game, const std::string& notation) {
+v1::MakeMoveResponse ServiceTestBase::play(const SeatedGame& game, const std::string& notation) {
     Reply<v1::GetGameResponse> current = client().get(game.id);
     EXPECT_TRUE(IsOk(current));
     const std::string& token =
@@ -581,12 +587,12 @@ v1::MakeMoveResponse ServiceTest::play(const SeatedGame& game, const std::string
     return moved.response;
 }
 
-void ServiceTest::play_all(const SeatedGame& game, const std::vector<std::string>& notations) {
+void ServiceTestBase::play_all(const SeatedGame& game, const std::vector<std::string>& notations) {
     for (const std::string& notation : notations)
         play(game, notation);
 }
 
-GameSnapshot ServiceTest::snapshot(const std::string& game_id) {
+GameSnapshot ServiceTestBase::snapshot(const std::string& game_id) {
     GameSnapshot shot;
     Reply<v1::GetGameResponse> got = client().get(game_id);
     Reply<v1::ListMovesResponse> moves = client().list_moves(game_id);
@@ -606,7 +612,7 @@ GameSnapshot ServiceTest::snapshot(const std::string& game_id) {
     return shot;
 }
 
-::testing::AssertionResult ServiceTest::RejectsUnchanged(
+::testing::AssertionResult ServiceTestBase::RejectsUnchanged(
     const std::string& game_id, grpc::StatusCode code, const std::string& reason,
     const std::function<grpc::Status()>& call) {
     const GameSnapshot before = snapshot(game_id);

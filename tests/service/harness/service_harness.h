@@ -2,7 +2,8 @@
 // PostgreSQL store) and a client stub that talks to it over the network, as a
 // frontend would. Tests derive from ServiceTest (the run's shared database,
 // which other tests fill at the same time) or ScratchServiceTest (a fresh
-// database of their own, for listings and row counts).
+// database of their own, for listings and row counts); those that need no
+// PostgreSQL from MemoryServiceTest (memory_service_harness.h).
 #pragma once
 
 #include <grpcpp/grpcpp.h>
@@ -241,28 +242,16 @@ class TestClock : public service::Clock {
     std::atomic<std::int64_t> offset_us_{0};
 };
 
-class ServiceTest : public ::testing::Test {
+// What every service test has, whatever store its server runs on: a client
+// of the server, the clock the server reads, and helpers that create, join
+// and play games through the client.
+class ServiceTestBase : public ::testing::Test {
   protected:
-    // Migrates the shared test database and starts a server on it.
-    void SetUp() override;
-    void TearDown() override;
-
-    // Starts a server on `database_url` (stopping the running one first) and
-    // points the client at it.
-    void start_server(const std::string& database_url);
-    // Adjusts the options of every server this test starts (after the
-    // harness's own: see test_replica_options).
-    virtual void configure(service::ReplicaOptions&) {}
-    // A new server on the same database, as after a deploy or a crash.
-    void restart_server();
     ServiceClient& client() { return *client_; }
     // The clock every server this test starts reads.
     TestClock& clock() { return clock_; }
-    // The running server (its port, hub and pool).
-    service::Replica& server() { return *server_; }
     // Another client with a channel of its own, for concurrent callers.
     std::unique_ptr<ServiceClient> new_client() const;
-    const std::string& database_url() const { return database_url_; }
 
     // CreateGame that must succeed (a failure is recorded and an empty
     // response returned).
@@ -290,11 +279,37 @@ class ServiceTest : public ::testing::Test {
                                                 const std::string& reason,
                                                 const std::function<grpc::Status()>& call);
 
+    // Points the client at the server on `port` (none: drops it).
+    void connect_client(std::optional<int> port);
+
   private:
     TestClock clock_;
+    int port_ = 0;
+    std::unique_ptr<ServiceClient> client_;
+};
+
+// The service on a real Replica and PostgreSQL.
+class ServiceTest : public ServiceTestBase {
+  protected:
+    // Migrates the shared test database and starts a server on it.
+    void SetUp() override;
+    void TearDown() override;
+
+    // Starts a server on `database_url` (stopping the running one first) and
+    // points the client at it.
+    void start_server(const std::string& database_url);
+    // Adjusts the options of every server this test starts (after the
+    // harness's own: see test_replica_options).
+    virtual void configure(service::ReplicaOptions&) {}
+    // A new server on the same database, as after a deploy or a crash.
+    void restart_server();
+    // The running server (its port, hub and pool).
+    service::Replica& server() { return *server_; }
+    const std::string& database_url() const { return database_url_; }
+
+  private:
     std::string database_url_;
     std::unique_ptr<service::Replica> server_;
-    std::unique_ptr<ServiceClient> client_;
 };
 
 // A ServiceTest on a freshly created and migrated database of its own.

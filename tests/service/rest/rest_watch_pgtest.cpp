@@ -275,8 +275,14 @@ TEST_F(RestWatch, AReaderThatFallsBehindGetsEveryLineWholeAndInOrder) {
     }
     EXPECT_EQ(server().hub().active_watchers(), 1);
     // Every line received was counted as sent, once: at most one more (a
-    // presence change the hub may send meanwhile) than the lines read.
-    const double counted = sent_before() - counted_before;
+    // presence change the hub may send meanwhile) than the lines read. A
+    // send is counted when its write completes, which may be just after the
+    // client has read its bytes: wait for the count to catch up.
+    const auto counted_lines = [&] { return sent_before() - counted_before; };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (counted_lines() < lines && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const double counted = counted_lines();
     EXPECT_GE(counted, lines);
     EXPECT_LE(counted, lines + 1);
 }

@@ -2,6 +2,7 @@
 // directories (and, at the end, the run's throwaway cluster).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -210,6 +211,65 @@ TEST_F(EmbeddedPostgresTest, AClusterThatIsShuttingDownIsWaitedForAndStartedAnew
     pid_t fresh = 0;
     std::ifstream(data_dir + "/postmaster.pid") >> fresh;
     EXPECT_NE(fresh, dying);
+}
+
+// The run command started twice by mistake: the second server is refused
+// before it touches the first one's cluster, which goes on answering (it
+// used to adopt the cluster, fail on its ports, and stop the cluster).
+TEST_F(EmbeddedPostgresTest, ASecondServerOnTheSameDataDirIsRefusedAndLeavesTheFirstAlone) {
+    const std::string data_dir = temp_ + "/data";
+    const EmbeddedPostgresOptions options = options_for(data_dir);
+    int ready[2];
+    int finish[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(finish), 0);
+    const pid_t first = fork();
+    ASSERT_GE(first, 0);
+    if (first == 0) {  // the first server: starts the cluster and holds it
+        close(ready[0]);
+        close(finish[1]);
+        std::string url;
+        try {
+            const auto pg = EmbeddedPostgres::start(options);
+            url = pg->url();
+            if (write(ready[1], url.data(), url.size()) < 0) _exit(2);
+            close(ready[1]);
+            char byte;
+            while (read(finish[0], &byte, 1) > 0) {
+            }
+        } catch (...) {
+            _exit(1);
+        }
+        _exit(0);  // the cluster was stopped as `pg` went
+    }
+    close(ready[1]);
+    close(finish[0]);
+    std::string url;
+    char buffer[512];
+    for (ssize_t n; (n = read(ready[0], buffer, sizeof buffer)) > 0;)
+        url.append(buffer, n);
+    close(ready[0]);
+    ASSERT_FALSE(url.empty()) << "the first server did not start its cluster";
+
+    try {
+        EmbeddedPostgres::start(options);
+        ADD_FAILURE() << "a second server started on a data directory in use";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("another foxgeese-server (process " +
+                                             std::to_string(first) + ")"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("--data-dir"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(query_one(url, "SELECT 1"), "1") << "the first server's cluster was stopped";
+
+    close(finish[1]);
+    int status = 0;
+    ASSERT_EQ(waitpid(first, &status, 0), first);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    // Once the first server is gone, its directory can be used again.
+    const auto again = EmbeddedPostgres::start(options);
+    EXPECT_EQ(query_one(again->url(), "SELECT 1"), "1");
 }
 
 TEST_F(EmbeddedPostgresTest, InitdbFailureShowsItsOutput) {

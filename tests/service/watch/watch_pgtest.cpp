@@ -942,7 +942,7 @@ TEST_F(WatchCatchUp, AMoveWhoseAnnouncementWasLostReachesWatchersThroughTheCatch
     storage::PostgresGameStore store(pool);
     int announcements = 0;
     store.announce_changes_with([&](const std::string&) { ++announcements; });
-    storage::PresenceStore presence(pool);
+    storage::PostgresPresenceStore presence(pool);
     service::GameService dying(store, presence, clock());
     v1::MakeMoveRequest request;
     request.set_game_id(game.id);

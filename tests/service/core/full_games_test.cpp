@@ -12,7 +12,7 @@
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
 #include "engine/rules/variant.h"
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
@@ -75,7 +75,7 @@ struct Played {
     v1::EndReason end_reason;
 };
 
-class FullGames : public ServiceTest {
+class FullGames : public MemoryServiceTest {
   protected:
     // Plays one game to its end and checks it move by move against the engine.
     void play_through(const std::string& variant, const v1::GameOptions& options, unsigned seed) {

@@ -4,16 +4,16 @@
 #include <chrono>
 #include <string>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
 using namespace std::chrono_literals;
 
-using Abort = ServiceTest;
-using Cancel = ServiceTest;
-using Expiry = ServiceTest;
+using Abort = MemoryServiceTest;
+using Cancel = MemoryServiceTest;
+using Expiry = MemoryServiceTest;
 
 void expect_no_result(const v1::Game& g, v1::EndReason reason) {
     EXPECT_EQ(g.state(), v1::GAME_STATE_FINISHED);
@@ -35,8 +35,8 @@ TEST_F(Abort, EitherSideMayAbortBeforeBothHaveMoved) {
     const Reply<v1::AbortGameResponse> aborted = client().abort(a.id, other);
     ASSERT_TRUE(IsOk(aborted));
     expect_no_result(aborted->game(), v1::END_REASON_ABORTED);
-    const auto ended = watch.wait_for_event(
-        [](const v1::WatchGameResponse& e) { return e.has_game_ended(); });
+    const auto ended =
+        watch.wait_for_event([](const v1::WatchGameResponse& e) { return e.has_game_ended(); });
     ASSERT_TRUE(ended) << watch.describe_received();
     EXPECT_EQ(ended->game_ended().game().end_reason(), v1::END_REASON_ABORTED);
 
@@ -67,18 +67,15 @@ TEST_F(Abort, ErrorsOfTheCall) {
                                  [&] { return client().abort(game.id, Auth::none()).status; }));
     EXPECT_TRUE(RejectsUnchanged(game.id, grpc::StatusCode::UNAUTHENTICATED, "TOKEN_INVALID",
                                  [&] { return client().abort(game.id, kUnknownToken).status; }));
-    EXPECT_TRUE(IsError(client().abort(kUnknownGameId, game.fox_token),
-                        grpc::StatusCode::NOT_FOUND, "GAME_NOT_FOUND"));
+    EXPECT_TRUE(IsError(client().abort(kUnknownGameId, game.fox_token), grpc::StatusCode::NOT_FOUND,
+                        "GAME_NOT_FOUND"));
     EXPECT_TRUE(IsError(client().abort("not-a-game", game.fox_token),
                         grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
     // A game nobody joined is cancelled, not aborted.
     const v1::CreateGameResponse open = create_game(create_request("standard"));
-    EXPECT_TRUE(RejectsUnchanged(open.game().game_id(), grpc::StatusCode::FAILED_PRECONDITION,
-                                 "GAME_NOT_STARTED", [&] {
-                                     return client()
-                                         .abort(open.game().game_id(), open.seat_token())
-                                         .status;
-                                 }));
+    EXPECT_TRUE(RejectsUnchanged(
+        open.game().game_id(), grpc::StatusCode::FAILED_PRECONDITION, "GAME_NOT_STARTED",
+        [&] { return client().abort(open.game().game_id(), open.seat_token()).status; }));
     // A finished game.
     ASSERT_TRUE(IsOk(client().resign(game.id, game.fox_token)));
     EXPECT_TRUE(RejectsUnchanged(game.id, grpc::StatusCode::FAILED_PRECONDITION, "GAME_OVER",

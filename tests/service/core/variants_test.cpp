@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
-using ListVariants = ServiceTest;
+using ListVariants = MemoryServiceTest;
 
 int diagonal_links(const v1::Board& board) {
     return static_cast<int>(std::count_if(board.links().begin(), board.links().end(),

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
@@ -18,11 +18,11 @@ namespace {
 using namespace std::chrono_literals;
 using TimeUtil = google::protobuf::util::TimeUtil;
 
-using TimeControls = ServiceTest;
-using Clocks = ServiceTest;
-using FirstMove = ServiceTest;
-using Correspondence = ServiceTest;
-using Flag = ServiceTest;
+using TimeControls = MemoryServiceTest;
+using Clocks = MemoryServiceTest;
+using FirstMove = MemoryServiceTest;
+using Correspondence = MemoryServiceTest;
+using Flag = MemoryServiceTest;
 
 // Real time that passes between a test's calls on a busy machine.
 constexpr std::int64_t kSlackMs = 3'000;
@@ -41,7 +41,8 @@ v1::TimeControl days_per_move(int days) {
     return control;
 }
 
-v1::CreateGameRequest timed(const v1::TimeControl& control, const std::string& variant = "standard") {
+v1::CreateGameRequest timed(const v1::TimeControl& control,
+                            const std::string& variant = "standard") {
     v1::CreateGameRequest request = create_request(variant);
     *request.mutable_time_control() = control;
     return request;
@@ -87,9 +88,8 @@ TEST_F(TimeControls, OutOfRangeValuesAreRefusedNamingTheField) {
         EXPECT_EQ(bad_request_field(reply.status), c.field) << c.control.ShortDebugString();
     }
     // The limits themselves are accepted.
-    for (const v1::TimeControl& ok :
-         {real_time(15'000, 0), real_time(3 * 3'600'000, 180'000), days_per_move(1),
-          days_per_move(14)}) {
+    for (const v1::TimeControl& ok : {real_time(15'000, 0), real_time(3 * 3'600'000, 180'000),
+                                      days_per_move(1), days_per_move(14)}) {
         const Reply<v1::CreateGameResponse> reply = client().create(timed(ok));
         ASSERT_TRUE(IsOk(reply)) << ok.ShortDebugString();
         EXPECT_EQ(reply->game().time_control().ShortDebugString(), ok.ShortDebugString());
@@ -139,8 +139,8 @@ TEST_F(Clocks, RunOnlyOnTheirTurnAndGainTheIncrementAfterEachMove) {
     const Reply<v1::GetGameResponse> ticking = client().get(game.id);
     ASSERT_TRUE(IsOk(ticking));
     const v1::Clocks& seen = ticking->game().clocks();
-    EXPECT_TRUE(AboutMs(ms(mover == v1::SIDE_FOX ? seen.fox_remaining() : seen.geese_remaining()),
-                        48'000));
+    EXPECT_TRUE(
+        AboutMs(ms(mover == v1::SIDE_FOX ? seen.fox_remaining() : seen.geese_remaining()), 48'000));
     // The other side's clock stands still.
     EXPECT_EQ(ms(mover == v1::SIDE_FOX ? seen.geese_remaining() : seen.fox_remaining()), 60'000);
     EXPECT_GE(micros(seen.read_time()), micros(running.clocks().read_time()) + 12'000'000);
@@ -221,10 +221,10 @@ TEST_F(Flag, AMoveAfterTheFlagFellIsRefusedAndTheGameEndsOnTime) {
     const v1::Game& g = after->game();
     EXPECT_EQ(g.state(), v1::GAME_STATE_FINISHED);
     EXPECT_EQ(g.end_reason(), v1::END_REASON_TIMEOUT);
-    EXPECT_EQ(g.result(), flagged == v1::SIDE_FOX ? v1::GAME_RESULT_GEESE_WIN
-                                                  : v1::GAME_RESULT_FOX_SIDE_WINS);
-    EXPECT_EQ(ms(flagged == v1::SIDE_FOX ? g.clocks().fox_remaining() : g.clocks().geese_remaining()),
-              0);
+    EXPECT_EQ(g.result(),
+              flagged == v1::SIDE_FOX ? v1::GAME_RESULT_GEESE_WIN : v1::GAME_RESULT_FOX_SIDE_WINS);
+    EXPECT_EQ(
+        ms(flagged == v1::SIDE_FOX ? g.clocks().fox_remaining() : g.clocks().geese_remaining()), 0);
     EXPECT_EQ(g.clocks().running(), v1::SIDE_UNSPECIFIED);
     // The late move was not stored.
     const Reply<v1::ListMovesResponse> moves = client().list_moves(game.id);
@@ -232,8 +232,8 @@ TEST_F(Flag, AMoveAfterTheFlagFellIsRefusedAndTheGameEndsOnTime) {
     EXPECT_EQ(moves->moves_size(), 2);
     EXPECT_EQ(g.ply(), before->game().ply());
     // Watchers learn the end.
-    const auto ended = watch.wait_for_event(
-        [](const v1::WatchGameResponse& e) { return e.has_game_ended(); });
+    const auto ended =
+        watch.wait_for_event([](const v1::WatchGameResponse& e) { return e.has_game_ended(); });
     ASSERT_TRUE(ended) << watch.describe_received();
     EXPECT_EQ(ended->game_ended().game().end_reason(), v1::END_REASON_TIMEOUT);
 }
@@ -275,8 +275,8 @@ TEST_F(Correspondence, EachMoveGetsItsPeriodAfreshAndAMissedOneLoses) {
     const Reply<v1::GetGameResponse> ended = client().get(game.id);
     ASSERT_TRUE(IsOk(ended));
     EXPECT_EQ(ended->game().end_reason(), v1::END_REASON_TIMEOUT);
-    EXPECT_EQ(ended->game().result(), next == v1::SIDE_FOX ? v1::GAME_RESULT_GEESE_WIN
-                                                           : v1::GAME_RESULT_FOX_SIDE_WINS);
+    EXPECT_EQ(ended->game().result(),
+              next == v1::SIDE_FOX ? v1::GAME_RESULT_GEESE_WIN : v1::GAME_RESULT_FOX_SIDE_WINS);
 }
 
 TEST_F(Correspondence, AMissedFirstMoveAbortsAfterThePeriod) {

@@ -5,14 +5,14 @@
 #include <chrono>
 #include <string>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
 using namespace std::chrono_literals;
 
-class Claims : public ServiceTest {
+class Claims : public MemoryServiceTest {
   protected:
     // The test's clock jumps by minutes; presence rows must not expire as
     // if their server had died (that is the TTL's only purpose).

@@ -5,14 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
-using Resign = ServiceTest;
-using DrawOffer = ServiceTest;
-using SeatActions = ServiceTest;
+using Resign = MemoryServiceTest;
+using DrawOffer = MemoryServiceTest;
+using SeatActions = MemoryServiceTest;
 
 // The three calls that act for a seat but take no move, to check their
 // shared errors alike.

@@ -3,12 +3,12 @@
 // none at all are refused; a seat kept for a rematch is not held yet.
 #include <string>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
-using GetSeat = ServiceTest;
+using GetSeat = MemoryServiceTest;
 
 TEST_F(GetSeat, ATokenTellsItsGameAndSeat) {
     const SeatedGame game = start_game("big_cross");
@@ -26,7 +26,8 @@ TEST_F(GetSeat, ATokenTellsItsGameAndSeat) {
     EXPECT_EQ(geese->game().position(), got->game().position());
     EXPECT_EQ(geese->game().legal_moves_size(), got->game().legal_moves_size());
 
-    const v1::CreateGameResponse both = create_game(create_request("two_foxes", v1::SEAT_CHOICE_BOTH));
+    const v1::CreateGameResponse both =
+        create_game(create_request("two_foxes", v1::SEAT_CHOICE_BOTH));
     const Reply<v1::GetSeatResponse> solo = client().get_seat(both.seat_token());
     ASSERT_TRUE(IsOk(solo));
     EXPECT_EQ(solo->seat(), v1::SEAT_BOTH);

@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
-using MakeMove = ServiceTest;
+using MakeMove = MemoryServiceTest;
 
 v1::MakeMoveRequest move_request(const std::string& game_id, const std::string& notation) {
     v1::MakeMoveRequest request;

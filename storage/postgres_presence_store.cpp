@@ -1,4 +1,4 @@
-#include "storage/presence_store.h"
+#include "storage/postgres_presence_store.h"
 
 #include <pqxx/pqxx>
 
@@ -13,37 +13,40 @@ constexpr std::int64_t kPresenceRowRetentionUs = 10LL * 60 * 1'000'000;
 
 }  // namespace
 
-void PresenceStore::connect(const std::string& game_id, int side, const std::string& watcher_id,
-                            const std::string& server_id, std::int64_t now_us,
-                            std::int64_t expires_us, const CallBudget& budget) {
+void PostgresPresenceStore::connect(const std::string& game_id, Side side,
+                                    const std::string& watcher_id, const std::string& server_id,
+                                    std::int64_t now_us, std::int64_t expires_us,
+                                    const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
-        tx.exec_prepared("presence_connect", game_id, side, watcher_id, server_id, now_us,
-                         expires_us);
+        tx.exec_prepared("presence_connect", game_id, static_cast<int>(side), watcher_id, server_id,
+                         now_us, expires_us);
         return true;
     });
 }
 
-void PresenceStore::disconnect(const std::string& game_id, int side, const std::string& watcher_id,
-                               std::int64_t now_us, const CallBudget& budget) {
+void PostgresPresenceStore::disconnect(const std::string& game_id, Side side,
+                                       const std::string& watcher_id, std::int64_t now_us,
+                                       const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
-        tx.exec_prepared("presence_disconnect", game_id, side, watcher_id, now_us);
+        tx.exec_prepared("presence_disconnect", game_id, static_cast<int>(side), watcher_id,
+                         now_us);
         return true;
     });
 }
 
-void PresenceStore::seen(const std::string& game_id, int side, std::int64_t now_us,
-                         std::int64_t until_us, const CallBudget& budget) {
+void PostgresPresenceStore::seen(const std::string& game_id, Side side, std::int64_t now_us,
+                                 std::int64_t until_us, const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
-        tx.exec_prepared("presence_seen", game_id, side, now_us, until_us);
+        tx.exec_prepared("presence_seen", game_id, static_cast<int>(side), now_us, until_us);
         return true;
     });
 }
 
-int PresenceStore::refresh(const std::string& server_id, std::int64_t now_us,
-                           std::int64_t expires_us, const CallBudget& budget) {
+int PostgresPresenceStore::refresh(const std::string& server_id, std::int64_t now_us,
+                                   std::int64_t expires_us, const CallBudget& budget) {
     return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         const int refreshed = static_cast<int>(
@@ -53,8 +56,8 @@ int PresenceStore::refresh(const std::string& server_id, std::int64_t now_us,
     });
 }
 
-void PresenceStore::drop_server(const std::string& server_id, std::int64_t now_us,
-                                const CallBudget& budget) {
+void PostgresPresenceStore::drop_server(const std::string& server_id, std::int64_t now_us,
+                                        const CallBudget& budget) {
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         tx.exec_prepared("presence_drop_server", server_id, now_us);
@@ -62,9 +65,9 @@ void PresenceStore::drop_server(const std::string& server_id, std::int64_t now_u
     });
 }
 
-std::pair<SeatPresence, SeatPresence> PresenceStore::presence(const std::string& game_id,
-                                                              std::int64_t now_us,
-                                                              const CallBudget& budget) {
+std::pair<SeatPresence, SeatPresence> PostgresPresenceStore::presence(const std::string& game_id,
+                                                                      std::int64_t now_us,
+                                                                      const CallBudget& budget) {
     return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         const pqxx::result r = tx.exec_prepared("presence", game_id, now_us);

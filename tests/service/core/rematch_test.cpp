@@ -6,14 +6,14 @@
 #include <chrono>
 #include <string>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
 using namespace std::chrono_literals;
 
-class Rematch : public ServiceTest {
+class Rematch : public MemoryServiceTest {
   protected:
     void configure(service::ReplicaOptions& options) override {
         options.watch.rematch_linger = std::chrono::minutes(2);

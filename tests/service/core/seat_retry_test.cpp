@@ -4,13 +4,13 @@
 // invite code, and afterwards the id is refused while the token stays valid.
 #include <string>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
 using C = grpc::StatusCode;
-using SeatRetry = ServiceTest;
+using SeatRetry = MemoryServiceTest;
 
 v1::CreateGameRequest fox_game_with(const std::string& request_id) {
     v1::CreateGameRequest request = create_request("standard", v1::SEAT_CHOICE_FOX);
@@ -77,8 +77,8 @@ TEST_F(SeatRetry, ADrawActionOrAWatchWithTheTokenAlsoClosesTheRetry) {
         WatchStream watch(server().grpc_port(), watched.game().game_id(), std::nullopt,
                           watched.seat_token());
         ASSERT_TRUE(watch.next().has_value());  // the snapshot: subscribed
-        ASSERT_TRUE(watch.wait_for_event(
-            [](const v1::WatchGameResponse& e) { return e.has_presence(); }));
+        ASSERT_TRUE(
+            watch.wait_for_event([](const v1::WatchGameResponse& e) { return e.has_presence(); }));
     }
     EXPECT_TRUE(IsError(client().create(fox), C::ALREADY_EXISTS, "REQUEST_ID_USED"));
 }
@@ -105,9 +105,9 @@ TEST_F(SeatRetry, AJoinRetryNeedsTheInviteCodeAndEndsWithTheFirstMove) {
     // Without the invite code a request id opens nothing.
     EXPECT_TRUE(RejectsUnchanged(id, C::PERMISSION_DENIED, "INVITE_INVALID",
                                  [&] { return client().join(id, "", request_id).status; }));
-    EXPECT_TRUE(RejectsUnchanged(
-        id, C::PERMISSION_DENIED, "INVITE_INVALID",
-        [&] { return client().join(id, "AAAAAAAAAAAAAAAA", request_id).status; }));
+    EXPECT_TRUE(RejectsUnchanged(id, C::PERMISSION_DENIED, "INVITE_INVALID", [&] {
+        return client().join(id, "AAAAAAAAAAAAAAAA", request_id).status;
+    }));
     const auto again = client().join(id, created.invite_code(), request_id);
     ASSERT_TRUE(IsOk(again));
     EXPECT_EQ(again->seat(), first->seat());

@@ -8,14 +8,14 @@
 #include "engine/rules/game.h"
 #include "engine/rules/position_code.h"
 #include "engine/rules/variant.h"
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
-using GetGame = ServiceTest;
-using ListMoves = ServiceTest;
-using ReadCalls = ServiceTest;
+using GetGame = MemoryServiceTest;
+using ListMoves = MemoryServiceTest;
+using ReadCalls = MemoryServiceTest;
 
 std::int64_t now_micros() {
     return std::chrono::duration_cast<std::chrono::microseconds>(

@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "tests/service/harness/bot_games.h"
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
 using namespace std::chrono_literals;
 
-class RateLimits : public ScratchServiceTest {
+class RateLimits : public MemoryServiceTest {
   protected:
     void configure(service::ReplicaOptions& options) override {
         service::RateLimitOptions& limits = options.game.limits;

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 #include "tests/support/cpu_time.h"
 
 namespace foxgeese::test {
 namespace {
 
-using ComplexPositions = ScratchServiceTest;
+using ComplexPositions = MemoryServiceTest;
 using std::chrono::milliseconds;
 using testing::cpu_bound;
 

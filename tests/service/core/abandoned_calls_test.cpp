@@ -3,12 +3,12 @@
 // (write_outcome NOT_APPLIED), so a client knows to retry as new.
 #include <string>
 
-#include "tests/service/harness/service_harness.h"
+#include "tests/service/harness/memory_service_harness.h"
 
 namespace foxgeese::test {
 namespace {
 
-using AbandonedCall = ServiceTest;
+using AbandonedCall = MemoryServiceTest;
 
 service::CallContext gone() {
     service::CallContext call;
