@@ -10,6 +10,8 @@ packages=(
     libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
     libpqxx-dev libpq-dev libspdlog-dev libfmt-dev libssl-dev libboost-dev
     nlohmann-json3-dev libcli11-dev libutfcpp-dev
+    # share-link previews: drawing (cairo), PNG (libpng), GIF (giflib)
+    libcairo2-dev libpng-dev libgif-dev
     # tests and benchmarks
     libgtest-dev libgmock-dev libbenchmark-dev
     # the database (the server's embedded default, and the tests' throwaway clusters)

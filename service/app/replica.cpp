@@ -111,6 +111,8 @@ Replica::Replica(const ReplicaOptions& options)
     http.cors_allowed_origins = options.cors_origins;
     http.drain_timeout = options.drain_timeout;
     http.pages = web_pages(options.web_client);
+    http.previews.web_client = options.web_client;
+    http.previews.trusted_proxy_hops = options.game.limits.trusted_proxy_hops;
     // Behind trusted proxies every connection comes from a proxy's address;
     // the proxies bound their own clients' connections.
     if (options.game.limits.trusted_proxy_hops > 0) http.connections_per_address = 0;
@@ -130,19 +132,21 @@ void Replica::register_gauges() {
     metrics_.add_gauge({"foxgeese_db_pool_connections_in_use",
                         "Database connections currently lent out by the pool.",
                         {},
-                        [this] { return Samples{{{}, static_cast<double>(pool_->in_use())}}; }});
-    metrics_.add_gauge({"foxgeese_db_pool_size",
-                        "Size of the database connection pool.",
-                        {},
-                        [this] { return Samples{{{}, static_cast<double>(pool_->size())}}; }});
+                        [this] {
+                            return Samples{{{}, static_cast<double>(pool_->in_use())}};
+                        }});
+    metrics_.add_gauge(
+        {"foxgeese_db_pool_size", "Size of the database connection pool.", {}, [this] {
+             return Samples{{{}, static_cast<double>(pool_->size())}};
+         }});
     metrics_.add_gauge(
         {"foxgeese_active_watchers", "Watch streams open on this server.", {}, [this] {
              return Samples{{{}, static_cast<double>(hub_->active_watchers())}};
          }});
-    metrics_.add_gauge({"foxgeese_work_queue_length",
-                        "Calls waiting for a worker thread.",
-                        {},
-                        [this] { return Samples{{{}, static_cast<double>(work_->queued())}}; }});
+    metrics_.add_gauge(
+        {"foxgeese_work_queue_length", "Calls waiting for a worker thread.", {}, [this] {
+             return Samples{{{}, static_cast<double>(work_->queued())}};
+         }});
     metrics_.add_gauge({"foxgeese_bot_searches_running",
                         "Bot searches running on this server (at most its --bot-threads).",
                         {},
@@ -166,9 +170,8 @@ void Replica::register_gauges() {
                         {"state"},
                         [this] {
                             std::lock_guard lock(games_mutex_);
-                            return Samples{
-                                {{"waiting"}, static_cast<double>(game_counts_.waiting)},
-                                {{"active"}, static_cast<double>(game_counts_.active)}};
+                            return Samples{{{"waiting"}, static_cast<double>(game_counts_.waiting)},
+                                           {{"active"}, static_cast<double>(game_counts_.active)}};
                         }});
     metrics_.add_gauge({"foxgeese_games_stored_estimate",
                         "Games stored, finished ones included, as PostgreSQL's statistics "
@@ -176,8 +179,7 @@ void Replica::register_gauges() {
                         {},
                         [this] {
                             std::lock_guard lock(games_mutex_);
-                            return Samples{
-                                {{}, static_cast<double>(game_counts_.estimated_total)}};
+                            return Samples{{{}, static_cast<double>(game_counts_.estimated_total)}};
                         }});
 }
 
@@ -198,8 +200,7 @@ void Replica::check_readiness() {
     try {
         if (pool_->starved_for() > kStarvedPool) {
             why = "no database connection came free for over a second";
-        } else if (probe_store_->schema_version() <
-                   storage::embedded_migrations().back().version) {
+        } else if (probe_store_->schema_version() < storage::embedded_migrations().back().version) {
             why = "the schema is not migrated";
         } else {
             // A read alone would pass while commits hang (a synchronous

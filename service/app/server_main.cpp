@@ -97,6 +97,13 @@ int run(const ServerConfig& config) {
     options.game.analysis.per_address = config.analyses_per_address;
     options.game.analysis.max_wait = std::chrono::milliseconds(config.analysis_wait_ms);
     options.game.bot_games_per_address = config.bot_games_per_address;
+    options.http.previews.images_per_address =
+        Rate{config.previews_per_minute, std::chrono::seconds(60),
+             std::max(1, config.previews_per_minute / 3)};
+    options.http.previews.animations_per_address =
+        Rate{config.animations_per_minute, std::chrono::seconds(60),
+             std::max(1, config.animations_per_minute / 3)};
+    options.http.previews.public_url = config.public_url;
     Replica server(options);
     spdlog::info("serving gRPC on {} and HTTP/JSON on {}",
                  host_port(config.listen_address, server.grpc_port()),

@@ -20,7 +20,8 @@ HttpDispatch::HttpDispatch(const HttpServerOptions& options, GameService& logic,
       envelope_("http", logic, metrics, work, access_log),
       ready_(std::move(ready)),
       metrics_text_(std::move(metrics_text)),
-      static_content_(server_static_content(options.pages.get())) {}
+      static_content_(server_static_content(options.pages.get())),
+      previews_(logic, options.previews) {}
 
 void HttpDispatch::handle(const std::shared_ptr<HttpConnection>& connection, HttpRequest request) {
     HttpExchange& exchange = connection->exchange();
@@ -50,6 +51,8 @@ void HttpDispatch::handle(const std::shared_ptr<HttpConnection>& connection, Htt
         static_content_.find(path) != nullptr) {
         return serve_operational(*connection, method, path, request);
     }
+    if (auto route = preview::Previews::route_of(path))
+        return preview(connection, method, request, std::move(*route), path, query);
     if (request.method() == http::verb::options) {
         exchange.entry.method = "OPTIONS (preflight)";
         const auto methods = routes_.methods_at(path);

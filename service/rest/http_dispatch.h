@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "service/call/call_envelope.h"
+#include "service/preview/previews.h"
 #include "service/rest/http_reply.h"
 #include "service/rest/http_server.h"
 #include "service/rest/rest_routes.h"
@@ -53,6 +54,10 @@ class HttpDispatch {
               std::string query, std::string body, CallContext call);
     void watch(const std::shared_ptr<HttpConnection>& connection, RouteMatch match,
                std::string query, CallContext call);
+    // A preview route's answer (preview_dispatch.cpp), drawn on the work queue.
+    void preview(const std::shared_ptr<HttpConnection>& connection, std::string_view method,
+                 const HttpRequest& request, std::string route, std::string_view path,
+                 std::string_view query);
 
     const HttpServerOptions& options_;
     WatchHub& hub_;
@@ -61,6 +66,7 @@ class HttpDispatch {
     const std::function<std::string()> metrics_text_;
     const RestRoutes routes_;
     const StaticContent static_content_;
+    preview::Previews previews_;
 };
 
 }  // namespace foxgeese::service

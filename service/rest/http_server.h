@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "service/core/game_service.h"
+#include "service/preview/preview_options.h"
 #include "service/rest/static_content.h"
 #include "service/runtime/access_log.h"
 #include "service/runtime/metrics.h"
@@ -53,6 +54,8 @@ struct HttpServerOptions {
     // Pages served besides the API (the docs, the web client); /openapi.json
     // is always served.
     std::shared_ptr<const StaticContent> pages;
+    // The share-link previews: images, animations, share pages (service/preview).
+    preview::PreviewOptions previews;
 };
 
 class HttpAcceptor;

@@ -123,6 +123,28 @@ CLI::Validator origin_list() {
         "");
 }
 
+// An http(s) origin without a path, its trailing slash dropped; empty is
+// allowed (the request's Host is used then).
+CLI::Validator public_url() {
+    return CLI::Validator(
+        [](std::string& value) {
+            if (value.empty()) return std::string();
+            while (value.size() > 1 && value.back() == '/')
+                value.pop_back();
+            const std::size_t scheme = value.rfind("https://", 0) == 0  ? 8
+                                       : value.rfind("http://", 0) == 0 ? 7
+                                                                        : 0;
+            const std::string host = value.substr(scheme);
+            const bool plain = !host.empty() && host.find_first_not_of(
+                                                    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRST"
+                                                    "UVWXYZ0123456789.-:[]") == std::string::npos;
+            if (scheme == 0 || !plain)
+                return bad(value, "is not an origin such as https://host[:port]");
+            return std::string();
+        },
+        "");
+}
+
 // A flag with a value, read into `field` (whose value now is the default),
 // with its environment variable; the last of repeated flags wins.
 template <class T>
@@ -270,6 +292,19 @@ void add_flags(CLI::App& app, ServerConfig& c, std::string& cors_origins) {
         ->transform(integer_in(0, 1'000'000, "a number of games"));
     add_switch(app, "--web-client", c.web_client, "FOXGEESE_WEB_CLIENT",
                "serve the reference web client on the HTTP port; false for an API-only deployment");
+    add(app, "--previews-per-minute", c.previews_per_minute, "FOXGEESE_PREVIEWS_PER_MINUTE", "N",
+        "board images and share pages per client address per minute; more are RATE_LIMITED (0: "
+        "no limit; ..100000)")
+        ->transform(integer_in(0, 100'000, "a number of requests"));
+    add(app, "--animations-per-minute", c.animations_per_minute, "FOXGEESE_ANIMATIONS_PER_MINUTE",
+        "N",
+        "game animations (GIF) per client address per minute; more are RATE_LIMITED (0: no limit; "
+        "..10000)")
+        ->transform(integer_in(0, 10'000, "a number of requests"));
+    add(app, "--public-url", c.public_url, "FOXGEESE_PUBLIC_URL", "URL",
+        "the site's address as shared cards link it (https://host[:port], no path); empty: the "
+        "request's Host header")
+        ->transform(public_url());
     add(app, "--bot-threads", c.bot_threads, "FOXGEESE_BOT_THREADS", "N",
         "bot searches at once on this server; more owed bot moves wait for a free one here or on "
         "another server (0: none here; ..64)")
@@ -601,6 +636,10 @@ std::string describe_config(const ServerConfig& config) {
         origins += (origins.empty() ? "" : ",") + o;
     text += " cors_origins=" + (origins.empty() ? std::string("none") : origins);
     text += std::string(" web_client=") + (config.web_client ? "true" : "false");
+    text +=
+        " previews_per_minute=" + std::to_string(config.previews_per_minute) +
+        " animations_per_minute=" + std::to_string(config.animations_per_minute) +
+        " public_url=" + (config.public_url.empty() ? std::string("(Host)") : config.public_url);
     text += " bot_threads=" + std::to_string(config.bot_threads) +
             " bot_games_per_address=" + std::to_string(config.bot_games_per_address) +
             " bot_lease_seconds=" + std::to_string(config.bot_lease_seconds);

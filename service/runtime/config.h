@@ -74,6 +74,12 @@ struct ServerConfig {
     // Serve the reference web client (web/) on the HTTP port; false for an
     // API-only deployment.
     bool web_client = true;
+    // Share-link previews (docs/previews.md): images and share pages, and
+    // animations, per client address per minute (0: no limit); the site's
+    // address for the cards' links (empty: the request's Host).
+    int previews_per_minute = 300;
+    int animations_per_minute = 30;
+    std::string public_url;
     // Bot moves (see BotWorkerOptions): searches at once on this server (0:
     // none here), how long a claim on a move holds unless renewed, and a
     // wait before each search that only tests use.

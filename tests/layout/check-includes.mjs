@@ -16,12 +16,14 @@ const allowed = {
     "service/core": ["engine/rules", "engine/search", "engine/record", "storage", "service/runtime"],
     "service/watch": ["engine/rules", "storage", "service/runtime", "service/core"],
     "service/call": ["service/runtime", "service/core"],
+    "service/preview": ["engine/rules", "service/runtime", "service/core"],
     "service/grpc": ["engine/rules", "engine/search", "engine/record", "storage", "service/runtime",
                      "service/core", "service/watch", "service/call"],
     "service/rest": ["engine/rules", "engine/search", "engine/record", "storage", "service/runtime",
-                     "service/core", "service/watch", "service/call"],
+                     "service/core", "service/watch", "service/call", "service/preview"],
     "service/app": ["engine/rules", "engine/search", "engine/record", "storage", "service/runtime",
-                    "service/core", "service/watch", "service/call", "service/grpc", "service/rest"],
+                    "service/core", "service/watch", "service/call", "service/preview", "service/grpc",
+                    "service/rest"],
 };
 // The folders an include can name; anything else (the generated protos,
 // libraries) is not checked here.

@@ -138,6 +138,12 @@ std::vector<FlagCase> flag_cases() {
          [](const ServerConfig& c) { return std::to_string(c.bot_games_per_address); }},
         {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "1", "64",
          [](const ServerConfig& c) { return std::to_string(c.watch_walk_threads); }},
+        {"--previews-per-minute", "FOXGEESE_PREVIEWS_PER_MINUTE", "0", "100000",
+         [](const ServerConfig& c) { return std::to_string(c.previews_per_minute); }},
+        {"--animations-per-minute", "FOXGEESE_ANIMATIONS_PER_MINUTE", "0", "10000",
+         [](const ServerConfig& c) { return std::to_string(c.animations_per_minute); }},
+        {"--public-url", "FOXGEESE_PUBLIC_URL", "https://play.example", "http://[::1]:8080",
+         [](const ServerConfig& c) { return c.public_url; }},
     };
 }
 
@@ -270,6 +276,10 @@ TEST(ConfigTest, BadValuesNameTheFlagAndTheValue) {
         {"--bot-games-per-address", "FOXGEESE_BOT_GAMES_PER_ADDRESS", "-1", "(0..10000)"},
         {"--move-cache-games", "FOXGEESE_MOVE_CACHE_GAMES", "1000001", "(0..1000000)"},
         {"--watch-walk-threads", "FOXGEESE_WATCH_WALK_THREADS", "65", "(0..64)"},
+        {"--previews-per-minute", "FOXGEESE_PREVIEWS_PER_MINUTE", "-1", "(0..100000)"},
+        {"--animations-per-minute", "FOXGEESE_ANIMATIONS_PER_MINUTE", "10001", "(0..10000)"},
+        {"--public-url", "FOXGEESE_PUBLIC_URL", "play.example", "https://host[:port]"},
+        {"--public-url", "FOXGEESE_PUBLIC_URL", "https://play.example/g", "https://host[:port]"},
     };
     for (const BadValue& c : cases) {
         SCOPED_TRACE(c.flag + " " + c.value);
@@ -287,6 +297,11 @@ TEST(ConfigTest, EmptyFlagValuesAreErrors) {
     EXPECT_NE(error_of({"--grpc-port="}).find("--grpc-port: ''"), std::string::npos);
     EXPECT_NE(error_of({"--data-dir="}).find("--data-dir: ''"), std::string::npos);
     EXPECT_NE(error_of({"--listen-address="}).find("--listen-address: ''"), std::string::npos);
+}
+
+TEST(ConfigTest, PublicUrlLosesItsTrailingSlash) {
+    EXPECT_EQ(parse({"--public-url=https://play.example/"}).public_url, "https://play.example");
+    EXPECT_EQ(parse({}).public_url, "");
 }
 
 TEST(ConfigTest, CommandLineMistakes) {
