@@ -12,8 +12,8 @@
 //
 // The last line of the output is one `key=value` record for scripts
 // (bench/compare_moves.sh reads it).
-#include <grpcpp/grpcpp.h>
 #include <google/protobuf/util/json_util.h>
+#include <grpcpp/grpcpp.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -57,11 +57,11 @@ struct Options {
 // One player's connection: creates games and makes moves, whatever the
 // transport. A failed call returns nullopt and counts as an error.
 class MoveClient {
-public:
+  public:
     virtual ~MoveClient() = default;
     virtual std::optional<v1::CreateGameResponse> create(const v1::CreateGameRequest& r) = 0;
     virtual std::optional<v1::MakeMoveResponse> move(const v1::MakeMoveRequest& r,
-                                                      const std::string& token) = 0;
+                                                     const std::string& token) = 0;
 };
 
 // A stub on a channel of its own (not shared by the clients): one connection
@@ -74,7 +74,7 @@ std::unique_ptr<v1::FoxGeeseService::Stub> own_stub(const std::string& server) {
 }
 
 class GrpcMoveClient final : public MoveClient {
-public:
+  public:
     explicit GrpcMoveClient(const std::string& server) : stub_(own_stub(server)) {}
 
     std::optional<v1::CreateGameResponse> create(const v1::CreateGameRequest& r) override {
@@ -96,13 +96,13 @@ public:
         return out;
     }
 
-private:
+  private:
     std::unique_ptr<v1::FoxGeeseService::Stub> stub_;
 };
 
 // HTTP/1.1 with keep-alive and the proto's JSON mapping, as a browser would.
 class RestMoveClient final : public MoveClient {
-public:
+  public:
     explicit RestMoveClient(const std::string& server) : socket_(io_) {
         const auto colon = server.rfind(':');
         host_ = server.substr(0, colon);
@@ -118,7 +118,7 @@ public:
         return call<v1::MakeMoveResponse>("/v1/games/" + r.game_id() + "/moves", r, token);
     }
 
-private:
+  private:
     void connect() {
         boost::asio::ip::tcp::resolver resolver(io_);
         boost::asio::connect(socket_, resolver.resolve(host_, port_));
@@ -206,7 +206,8 @@ ClientTally run_client(const Options& options, int seed, Clock::time_point measu
             request.set_move(game.legal_moves(static_cast<int>(rng() % game.legal_moves_size())));
             request.set_expected_ply(game.ply());
             const auto start = Clock::now();
-            std::optional<v1::MakeMoveResponse> moved = client->move(request, created->seat_token());
+            std::optional<v1::MakeMoveResponse> moved =
+                client->move(request, created->seat_token());
             const auto end = Clock::now();
             if (!moved) {
                 ++tally.errors;
@@ -227,7 +228,7 @@ ClientTally run_client(const Options& options, int seed, Clock::time_point measu
 // much CPU as the server's handling of the move). One call at a time per
 // client, as above.
 class AsyncGrpcClient {
-public:
+  public:
     AsyncGrpcClient(const Options& options, int seed, Clock::time_point measure_from,
                     Clock::time_point measure_until, std::function<void()> finished)
         : options_(options),
@@ -240,7 +241,7 @@ public:
     void start() { create(); }
     ClientTally& tally() { return tally_; }
 
-private:
+  private:
     bool done() const {
         return options_.moves > 0 ? static_cast<int>(tally_.latencies_ms.size()) >= options_.moves
                                   : Clock::now() >= measure_until_;
@@ -258,19 +259,18 @@ private:
         new_context();
         create_request_.set_variant(options_.variant);
         create_request_.set_seat(v1::SEAT_CHOICE_BOTH);
-        stub_->async()->CreateGame(context_.get(), &create_request_, &created_,
-                                   [this](grpc::Status status) {
-                                       if (!status.ok()) {
-                                           ++tally_.errors;
-                                           std::this_thread::sleep_for(
-                                               std::chrono::milliseconds(100));
-                                           return create();
-                                       }
-                                       ++tally_.games;
-                                       token_ = "Bearer " + created_.seat_token();
-                                       game_ = created_.game();
-                                       move();
-                                   });
+        stub_->async()->CreateGame(
+            context_.get(), &create_request_, &created_, [this](grpc::Status status) {
+                if (!status.ok()) {
+                    ++tally_.errors;
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                    return create();
+                }
+                ++tally_.games;
+                token_ = "Bearer " + created_.seat_token();
+                game_ = created_.game();
+                move();
+            });
     }
 
     void move() {
@@ -283,24 +283,21 @@ private:
             game_.legal_moves(static_cast<int>(rng_() % game_.legal_moves_size())));
         move_request_.set_expected_ply(game_.ply());
         sent_ = Clock::now();
-        stub_->async()->MakeMove(context_.get(), &move_request_, &moved_,
-                                 [this](grpc::Status status) {
-                                     const auto end = Clock::now();
-                                     if (!status.ok()) {
-                                         std::cerr << "MakeMove: " << status.error_message()
-                                                   << "\n";
-                                         ++tally_.errors;
-                                         return create();
-                                     }
-                                     if (options_.moves > 0 ||
-                                         (sent_ >= measure_from_ && end <= measure_until_)) {
-                                         tally_.latencies_ms.push_back(
-                                             std::chrono::duration<double, std::milli>(end - sent_)
-                                                 .count());
-                                     }
-                                     game_.Swap(moved_.mutable_game());
-                                     move();
-                                 });
+        stub_->async()->MakeMove(
+            context_.get(), &move_request_, &moved_, [this](grpc::Status status) {
+                const auto end = Clock::now();
+                if (!status.ok()) {
+                    std::cerr << "MakeMove: " << status.error_message() << "\n";
+                    ++tally_.errors;
+                    return create();
+                }
+                if (options_.moves > 0 || (sent_ >= measure_from_ && end <= measure_until_)) {
+                    tally_.latencies_ms.push_back(
+                        std::chrono::duration<double, std::milli>(end - sent_).count());
+                }
+                game_.Swap(moved_.mutable_game());
+                move();
+            });
     }
 
     const Options& options_;
@@ -350,7 +347,8 @@ double percentile(const std::vector<double>& sorted, double q) {
 
 int main(int argc, char** argv) {
     Options options;
-    CLI::App app{"foxgeese-load: MakeMove throughput and latency against a running foxgeese-server"};
+    CLI::App app{
+        "foxgeese-load: MakeMove throughput and latency against a running foxgeese-server"};
     app.add_option("--server", options.server, "host:port of the gRPC or HTTP port")
         ->capture_default_str();
     app.add_option("--transport", options.transport, "grpc or rest")
@@ -378,13 +376,11 @@ int main(int argc, char** argv) {
 
     const auto begin = Clock::now();
     const bool by_count = options.moves > 0;
-    const auto measure_from =
-        by_count ? begin
-                 : begin + std::chrono::duration_cast<Clock::duration>(
-                               std::chrono::duration<double>(options.warmup));
-    const auto measure_until =
-        measure_from + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(options.seconds));
+    const auto measure_from = by_count ? begin
+                                       : begin + std::chrono::duration_cast<Clock::duration>(
+                                                     std::chrono::duration<double>(options.warmup));
+    const auto measure_until = measure_from + std::chrono::duration_cast<Clock::duration>(
+                                                  std::chrono::duration<double>(options.seconds));
     std::vector<double> all;
     std::mutex mutex;
     int games = 0;
@@ -423,7 +419,7 @@ int main(int argc, char** argv) {
     std::printf(
         "result transport=%s clients=%d moves=%zu seconds=%.2f rate=%.1f median_ms=%.3f "
         "p90_ms=%.3f p99_ms=%.3f max_ms=%.3f errors=%d\n",
-        options.transport.c_str(), options.clients, all.size(), seconds, rate,
-        percentile(all, 0.5), percentile(all, 0.9), percentile(all, 0.99), all.back(), errors);
+        options.transport.c_str(), options.clients, all.size(), seconds, rate, percentile(all, 0.5),
+        percentile(all, 0.9), percentile(all, 0.99), all.back(), errors);
     return errors == 0 ? 0 : 1;
 }

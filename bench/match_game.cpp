@@ -27,7 +27,12 @@ Position random_opening(const Variant& variant, int plies, std::uint64_t seed) {
 
 GameRecord play_game(const Position& start, Player& fox, Player& geese, int max_plies,
                      bool keep_positions) {
-    GameRecord game{.status = {}, .plies = 0, .geese_left = 0, .positions = {}, .moves = {}, .final_position = start};
+    GameRecord game{.status = {},
+                    .plies = 0,
+                    .geese_left = 0,
+                    .positions = {},
+                    .moves = {},
+                    .final_position = start};
     Position pos = start;
     RepetitionHistory history;
     history.record(pos);

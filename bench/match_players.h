@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "engine/search/evaluation.h"
 #include "engine/rules/move.h"
 #include "engine/rules/position.h"
 #include "engine/rules/repetition_history.h"
+#include "engine/search/evaluation.h"
 
 namespace foxgeese::bench {
 
@@ -49,7 +49,7 @@ struct MatchSettings {
     std::chrono::milliseconds time{0};  // per move; 0 keeps each level's own
     std::uint64_t nodes = 0;            // per move, engine levels only; 0 keeps each level's own
     int contempt = -1;                  // engine levels only; -1 keeps each level's own
-    int exact = -1;                     // engine levels only: 0 or 1 for BotLevel::exact; -1 keeps it
+    int exact = -1;  // engine levels only: 0 or 1 for BotLevel::exact; -1 keeps it
 };
 
 // A player from its name on the command line: "level1" to "level8" (the bot

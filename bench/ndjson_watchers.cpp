@@ -88,8 +88,7 @@ struct NdjsonWatchers::Stream : std::enable_shared_from_this<NdjsonWatchers::Str
                 }
                 const std::int64_t arrived = now_micros();
                 if (self->status_line.empty())
-                    self->status_line.assign(self->buffer.data(),
-                                             std::min<std::size_t>(n, 300));
+                    self->status_line.assign(self->buffer.data(), std::min<std::size_t>(n, 300));
                 self->pending.append(self->buffer.data(), n);
                 std::size_t start = 0;
                 for (std::size_t end; (end = self->pending.find('\n', start)) != std::string::npos;

@@ -7,8 +7,8 @@
 
 #include "engine/rules/position.h"
 #include "engine/rules/repetition_history.h"
-#include "engine/search/search.h"
 #include "engine/rules/variant.h"
+#include "engine/search/search.h"
 
 namespace foxgeese {
 namespace {

@@ -7,15 +7,14 @@
 //
 //   foxgeese-solve --geese 13 --table-mb 12288 --seconds 7200
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
 
-#include "engine/search/forward_solver.h"
 #include "engine/rules/position_code.h"
 #include "engine/rules/variant.h"
+#include "engine/search/forward_solver.h"
 
 int main(int argc, char** argv) {
     int geese = 13;
@@ -47,12 +46,12 @@ int main(int argc, char** argv) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     const ForwardSolver::Stats& stats = solver.stats();
-    std::printf("%s (%d geese): %s after %.0f s; %llu positions searched, %llu stored, %llu "
-                "overwritten\n",
-                format_position_code(*parsed).c_str(), geese,
-                !winner ? "unknown" : (*winner == Side::kFox ? "the fox wins" : "the geese win"),
-                elapsed, static_cast<unsigned long long>(stats.nodes),
-                static_cast<unsigned long long>(stats.stored),
-                static_cast<unsigned long long>(stats.replaced));
+    std::printf(
+        "%s (%d geese): %s after %.0f s; %llu positions searched, %llu stored, %llu "
+        "overwritten\n",
+        format_position_code(*parsed).c_str(), geese,
+        !winner ? "unknown" : (*winner == Side::kFox ? "the fox wins" : "the geese win"), elapsed,
+        static_cast<unsigned long long>(stats.nodes), static_cast<unsigned long long>(stats.stored),
+        static_cast<unsigned long long>(stats.replaced));
     return 0;
 }

@@ -13,20 +13,20 @@
 #include <cstdint>
 #include <string_view>
 
-#include "engine/search/forward_solver.h"
 #include "engine/rules/position_code.h"
 #include "engine/rules/variant.h"
+#include "engine/search/forward_solver.h"
 
 namespace foxgeese {
 namespace {
 
 constexpr std::array<std::string_view, 13> kPositions = {
-    "G2/3/GGG1G2/4F2/G4GG/G1G/G1G f 0 32",   "3/1G1/G6/3G2F/G4GG/G1G/G1G f 0 28",
-    "3/1GG/G4F1/7/G4GG/G1G/G1G f 0 32",      "G2/3/1G4G/1G1F3/GG5/G1G/G1G f 0 28",
-    "G2/3/GG4G/3F3/GG2G2/G2/G1G f 0 32",     "G2/3/GG5/1G1G3/3G1GG/GFG/G1G f 0 28",
-    "G2/G2/GG5/1G5/2F2GG/G1G/G1G f 0 32",    "3/2F/G4GG/7/1GGGGG1/1GG/1G1 f 0 28",
-    "3/3/G4GG/3F1G1/1GGGG2/GGG/3 f 0 32",    "3/1F1/G4G1/1G1G3/G3GG1/2G/GGG f 0 28",
-    "3/1F1/GG3G1/3G3/G3GG1/1GG/1GG f 0 32",  "2G/G2/2G4/2F4/GG2GG1/1GG/1GG f 0 28",
+    "G2/3/GGG1G2/4F2/G4GG/G1G/G1G f 0 32",  "3/1G1/G6/3G2F/G4GG/G1G/G1G f 0 28",
+    "3/1GG/G4F1/7/G4GG/G1G/G1G f 0 32",     "G2/3/1G4G/1G1F3/GG5/G1G/G1G f 0 28",
+    "G2/3/GG4G/3F3/GG2G2/G2/G1G f 0 32",    "G2/3/GG5/1G1G3/3G1GG/GFG/G1G f 0 28",
+    "G2/G2/GG5/1G5/2F2GG/G1G/G1G f 0 32",   "3/2F/G4GG/7/1GGGGG1/1GG/1G1 f 0 28",
+    "3/3/G4GG/3F1G1/1GGGG2/GGG/3 f 0 32",   "3/1F1/G4G1/1G1G3/G3GG1/2G/GGG f 0 28",
+    "3/1F1/GG3G1/3G3/G3GG1/1GG/1GG f 0 32", "2G/G2/2G4/2F4/GG2GG1/1GG/1GG f 0 28",
     "G1G/G2/7/3F3/GG2GG1/1GG/1GG f 0 32",
 };
 constexpr std::uint64_t kNodeLimit = 100'000'000;

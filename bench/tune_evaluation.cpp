@@ -40,11 +40,11 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/search/evaluation.h"
 #include "engine/rules/movegen.h"
-#include "engine/search/search.h"
 #include "engine/rules/variant.h"
 #include "engine/rules/zobrist.h"
+#include "engine/search/evaluation.h"
+#include "engine/search/search.h"
 #include "eval_weights_file.h"
 #include "match_game.h"
 #include "match_players.h"

@@ -16,13 +16,12 @@
 #include <grpcpp/grpcpp.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -35,8 +34,8 @@
 #include <thread>
 #include <vector>
 
-#include "ndjson_watchers.h"
 #include "foxgeese/v1/game_service.grpc.pb.h"
+#include "ndjson_watchers.h"
 
 namespace v1 = foxgeese::v1;
 using Clock = std::chrono::system_clock;
@@ -81,9 +80,9 @@ struct Recorder {
     std::vector<double> delays_ms;         // gRPC
     std::vector<double> ndjson_delays_ms;  // NDJSON
     std::map<int, int> arrivals;           // ply -> watchers that got it
-    int ready = 0;                // streams that got their snapshot
+    int ready = 0;                         // streams that got their snapshot
     int ended = 0;
-    int readers = 0;              // reading watchers: a ply is done when all have it
+    int readers = 0;  // reading watchers: a ply is done when all have it
 
     // Counts one watcher's arrival of `ply`; true when it was the last one,
     // so that the main thread is woken once a move, not once a delivery (ten
@@ -92,7 +91,7 @@ struct Recorder {
 };
 
 class Watcher : public grpc::ClientReadReactor<v1::WatchGameResponse> {
-public:
+  public:
     Watcher(v1::FoxGeeseService::Stub* stub, const std::string& game_id, Recorder& recorder)
         : recorder_(recorder) {
         request_.set_game_id(game_id);
@@ -110,7 +109,8 @@ public:
                 ++recorder_.ready;
             } else if (event_.has_move_made()) {
                 recorder_.delays_ms.push_back(
-                    static_cast<double>(arrived - micros(event_.move_made().move().time())) / 1000.0);
+                    static_cast<double>(arrived - micros(event_.move_made().move().time())) /
+                    1000.0);
                 last = recorder_.arrived_locked(event_.move_made().move().ply());
             }
         }
@@ -129,7 +129,7 @@ public:
     }
     void cancel() { context_.TryCancel(); }
 
-private:
+  private:
     Recorder& recorder_;
     grpc::ClientContext context_;
     v1::WatchGameRequest request_;
@@ -229,8 +229,8 @@ int main(int argc, char** argv) {
     for (int c = 0; c < o.channels; ++c) {
         grpc::ChannelArguments args;
         args.SetInt("foxgeese.channel", c);  // distinct args: no channel sharing
-        stubs.push_back(v1::FoxGeeseService::NewStub(grpc::CreateCustomChannel(
-            o.watch_server, grpc::InsecureChannelCredentials(), args)));
+        stubs.push_back(v1::FoxGeeseService::NewStub(
+            grpc::CreateCustomChannel(o.watch_server, grpc::InsecureChannelCredentials(), args)));
     }
     std::vector<std::unique_ptr<Watcher>> watchers;
     std::unique_ptr<foxgeese::bench::NdjsonWatchers> ndjson;
@@ -277,9 +277,9 @@ int main(int argc, char** argv) {
         ndjson_opened += ndjson_batch;
         opened += grpc_batch + ndjson_batch;
         std::unique_lock lock(recorder.mutex);
-        if (!recorder.changed.wait_for(lock, std::chrono::seconds(60), [&] {
-                return recorder.ready == opened || recorder.ended > 0;
-            }) ||
+        if (!recorder.changed.wait_for(
+                lock, std::chrono::seconds(60),
+                [&] { return recorder.ready == opened || recorder.ended > 0; }) ||
             recorder.ended > 0) {
             std::cerr << "only " << recorder.ready << " of " << opened << " watchers connected\n";
             return 1;
@@ -322,15 +322,16 @@ int main(int argc, char** argv) {
         }
         if (game.state() != v1::GAME_STATE_ACTIVE) break;
     }
-    std::printf("%d watchers (%d gRPC, %d NDJSON), %d moves\n", o.watchers, grpc_watchers,
-                o.ndjson, played);
+    std::printf("%d watchers (%d gRPC, %d NDJSON), %d moves\n", o.watchers, grpc_watchers, o.ndjson,
+                played);
     print_delays("gRPC", recorder.delays_ms);
     print_delays("NDJSON", recorder.ndjson_delays_ms);
     if (o.watch_pid) {
-        std::printf("watch server RSS: %ld KiB before, %ld KiB with the watchers: %.1f KiB per "
-                    "watcher\n",
-                    rss_before, rss_after,
-                    static_cast<double>(rss_after - rss_before) / (o.watchers + o.stalled));
+        std::printf(
+            "watch server RSS: %ld KiB before, %ld KiB with the watchers: %.1f KiB per "
+            "watcher\n",
+            rss_before, rss_after,
+            static_cast<double>(rss_after - rss_before) / (o.watchers + o.stalled));
     }
     int exit_code = 0;
     if (o.stalled > 0) {
@@ -347,9 +348,10 @@ int main(int argc, char** argv) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
         ndjson->stop();
         const int closed = ndjson->stalled_closed();
-        std::printf("stalled: %d of %d dropped by the server (%ld streams open after %.1f s more; "
-                    "the %d readers got every move)\n",
-                    closed, o.stalled, active, waited, o.watchers);
+        std::printf(
+            "stalled: %d of %d dropped by the server (%ld streams open after %.1f s more; "
+            "the %d readers got every move)\n",
+            closed, o.stalled, active, waited, o.watchers);
         if (closed != o.stalled) exit_code = 1;
     }
     for (auto& w : watchers)

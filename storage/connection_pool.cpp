@@ -31,8 +31,7 @@ std::string millis(std::chrono::milliseconds ms) {
 
 }  // namespace
 
-ConnectionPool::ConnectionPool(std::string database_url, PoolOptions options,
-                               OnConnect on_connect)
+ConnectionPool::ConnectionPool(std::string database_url, PoolOptions options, OnConnect on_connect)
     : url_(std::move(database_url)), options_(options), on_connect_(std::move(on_connect)) {
     watchdog_ = std::thread([this] { watchdog_loop(); });
     canceller_ = std::thread([this] { canceller_loop(); });
@@ -94,9 +93,9 @@ ConnectionPool::Lease ConnectionPool::acquire(const CallBudget& budget) {
                 throw DatabaseFailure(Kind::kDeadlinePassed, WriteOutcome::kNotApplied,
                                       "the deadline passed while waiting for a connection");
             }
-            throw DatabaseFailure(Kind::kBusy, WriteOutcome::kNotApplied,
-                                  "no database connection free after " +
-                                      millis(options_.acquire_timeout));
+            throw DatabaseFailure(
+                Kind::kBusy, WriteOutcome::kNotApplied,
+                "no database connection free after " + millis(options_.acquire_timeout));
         }
     }
     last_progress_ = Clock::now();
@@ -128,7 +127,7 @@ ConnectionPool::Lease ConnectionPool::acquire(const CallBudget& budget) {
 }
 
 std::shared_ptr<ConnectionPool::Watch> ConnectionPool::watch_lease(pqxx::connection& conn,
-                                                                    const CallBudget& budget) {
+                                                                   const CallBudget& budget) {
     auto watch = std::make_shared<Watch>();
     watch->deadline = Clock::now() + options_.query_timeout;
     if (budget.deadline && *budget.deadline < watch->deadline) {

@@ -16,8 +16,8 @@ using Verdict = ConnectionPool::Verdict;
 bool transient_sqlstate(const std::string& state) {
     if (state.size() != 5) return false;
     const std::string klass = state.substr(0, 2);
-    return klass == "08" || klass == "53" || klass == "57" || klass == "58" ||
-           state == "25006" || state == "40001" || state == "40P01" || state == "55P03";
+    return klass == "08" || klass == "53" || klass == "57" || klass == "58" || state == "25006" ||
+           state == "40001" || state == "40P01" || state == "55P03";
 }
 
 Kind kind_of(Verdict verdict) {
@@ -57,10 +57,10 @@ DatabaseFailure classify_failure(const std::exception& error, Verdict verdict, A
 }
 
 DatabaseFailure late_failure(Verdict verdict, Access access) {
-    return DatabaseFailure(kind_of(verdict),
-                           access == Access::kWrite ? WriteOutcome::kUnknown
-                                                    : WriteOutcome::kNotApplied,
-                           "the database confirmed the call only after it was cancelled");
+    return DatabaseFailure(
+        kind_of(verdict),
+        access == Access::kWrite ? WriteOutcome::kUnknown : WriteOutcome::kNotApplied,
+        "the database confirmed the call only after it was cancelled");
 }
 
 // A commit takes a disk flush and, with a synchronous standby, a round trip

@@ -34,8 +34,7 @@ bool is_database_failure(const std::exception& error);
 void require_caller(const CallBudget& budget);
 
 template <class Body>
-auto run_database_call(ConnectionPool& pool, const CallBudget& budget, Access access,
-                       Body&& body) {
+auto run_database_call(ConnectionPool& pool, const CallBudget& budget, Access access, Body&& body) {
     ConnectionPool::Lease lease = pool.acquire(budget);
     try {
         auto result = body(*lease);

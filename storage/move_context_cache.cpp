@@ -34,7 +34,8 @@ void MoveContextCache::store(MoveContext context, std::int64_t now_us) {
         order_.pop_back();
     }
     order_.push_front(id);
-    entries_.emplace(std::move(id), std::make_pair(Entry{std::move(shared), now_us}, order_.begin()));
+    entries_.emplace(std::move(id),
+                     std::make_pair(Entry{std::move(shared), now_us}, order_.begin()));
 }
 
 void MoveContextCache::forget(const std::string& game_id) {

@@ -99,7 +99,6 @@ int send_seat_action(const std::string& game_id, const ServerFlags& server,
     return 0;
 }
 
-
 // The arguments of a client command: --server and --token, its own flags
 // (bound by its registration) and its positional arguments.
 struct ClientArgs {
@@ -142,8 +141,7 @@ int run_create(const CreateArgs& args, Io& io) {
         return usage_error(io.err, e);
     if (options.geese) request.mutable_options()->set_geese(*options.geese);
     if (options.geese_sideways) request.mutable_options()->set_geese_sideways(true);
-    if (args.variant.position_given->count() > 0)
-        request.set_start_position(args.variant.position);
+    if (args.variant.position_given->count() > 0) request.set_start_position(args.variant.position);
     request.set_seat(v1::SEAT_CHOICE_RANDOM);
     if (!args.seat.empty()) {
         const auto choice = parse_seat_choice(args.seat);

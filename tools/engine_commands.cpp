@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "command_input.h"
-#include "engine/search/analysis.h"
-#include "engine/rules/game.h"
 #include "engine/record/game_record.h"
+#include "engine/rules/game.h"
 #include "engine/rules/game_status.h"
 #include "engine/rules/movegen.h"
 #include "engine/rules/notation.h"
 #include "engine/rules/perft.h"
 #include "engine/rules/position_code.h"
+#include "engine/search/analysis.h"
 #ifdef FOXGEESE_CLIENT_COMMANDS
 #include "client_commands.h"
 #endif
@@ -82,8 +82,8 @@ int run_perft(const EngineArgs& args, Io& io) {
         return usage_error(io.err, "perft takes one DEPTH (a number from 0 to 20)");
     const auto depth = parse_int(args.positional[0]);
     if (!depth || *depth < 0 || *depth > 20) {
-        return usage_error(io.err, "DEPTH must be a number from 0 to 20, not '" +
-                                       args.positional[0] + "'");
+        return usage_error(io.err,
+                           "DEPTH must be a number from 0 to 20, not '" + args.positional[0] + "'");
     }
     Setup setup;
     if (std::string e = make_setup(args.variant, setup); !e.empty()) return usage_error(io.err, e);
@@ -273,7 +273,8 @@ int run_analyze(const EngineArgs& args, Io& io) {
 // Whether any of the variant flags was given.
 bool any_variant_flag(const CLI::App& command) {
     for (const char* flag : {"--variant", "--geese", "--sideways", "--position", "--divide"}) {
-        if (const CLI::Option* option = command.get_option_no_throw(flag); option && option->count())
+        if (const CLI::Option* option = command.get_option_no_throw(flag);
+            option && option->count())
             return true;
     }
     return false;
@@ -301,8 +302,8 @@ std::string variant_options(const VariantFlags& flags, VariantOptions& options) 
 
 void add_engine_commands(CommandLine& line) {
     auto perft = std::make_shared<EngineArgs>();
-    CLI::App& perft_command =
-        line.add("perft", perft->positional, [perft, &line] { return run_perft(*perft, line.io()); });
+    CLI::App& perft_command = line.add("perft", perft->positional,
+                                       [perft, &line] { return run_perft(*perft, line.io()); });
     add_variant_flags(perft_command, perft->variant);
     perft_command.add_flag("--divide", perft->divide);
 
@@ -330,8 +331,9 @@ void add_engine_commands(CommandLine& line) {
     add_variant_flags(replay_command, replay->variant);
 
     auto analysis = std::make_shared<EngineArgs>();
-    CLI::App& analyze_command = line.add(
-        "analyze", analysis->positional, [analysis, &line] { return run_analyze(*analysis, line.io()); });
+    CLI::App& analyze_command = line.add("analyze", analysis->positional, [analysis, &line] {
+        return run_analyze(*analysis, line.io());
+    });
     add_variant_flags(analyze_command, analysis->variant);
     analysis->depth_given = analyze_command.add_option("--depth", analysis->depth);
     analysis->time_given = analyze_command.add_option("--time", analysis->time);

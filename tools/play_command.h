@@ -11,8 +11,8 @@
 
 namespace foxgeese::cli {
 
-// Registers `play [GAME_ID]` (the game, if given, must be the token's). With piped input each line read is repeated
-// after its prompt, so a transcript reads like a session typed at a terminal.
+// Registers `play [GAME_ID]` (the game, if given, must be the token's). With piped input each line
+// read is repeated after its prompt, so a transcript reads like a session typed at a terminal.
 void add_play_command(CommandLine& line);
 
 }  // namespace foxgeese::cli

@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
     # toolchain
     build-essential cmake ninja-build pkg-config git ca-certificates
+    # the formatting check (deploy/local/check-format.sh, run by .ci/run)
+    clang-format
     # libraries
     libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
     libpqxx-dev libpq-dev libspdlog-dev libfmt-dev libssl-dev libboost-dev

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <utility>
 
-#include "engine/rules/position_code.h"
 #include "engine/record/record_text.h"
+#include "engine/rules/position_code.h"
 
 namespace foxgeese {
 namespace {

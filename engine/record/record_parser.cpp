@@ -8,13 +8,13 @@
 #include <optional>
 #include <string>
 
-#include "engine/rules/game.h"
 #include "engine/record/game_record.h"
+#include "engine/record/record_ending.h"
+#include "engine/record/record_text.h"
+#include "engine/rules/game.h"
 #include "engine/rules/movegen.h"
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
-#include "engine/record/record_ending.h"
-#include "engine/record/record_text.h"
 
 namespace foxgeese {
 namespace {

@@ -41,9 +41,12 @@ struct LookAlike {
     char instead;
 };
 constexpr LookAlike kLookAlikes[] = {
-    {"\u2010", "a Unicode hyphen (U+2010)", '-'}, {"\u2011", "a non-breaking hyphen (U+2011)", '-'},
-    {"\u2012", "a figure dash (U+2012)", '-'},    {"\u2013", "an en dash (U+2013)", '-'},
-    {"\u2014", "an em dash (U+2014)", '-'},       {"\u2212", "a minus sign (U+2212)", '-'},
+    {"\u2010", "a Unicode hyphen (U+2010)", '-'},
+    {"\u2011", "a non-breaking hyphen (U+2011)", '-'},
+    {"\u2012", "a figure dash (U+2012)", '-'},
+    {"\u2013", "an en dash (U+2013)", '-'},
+    {"\u2014", "an em dash (U+2014)", '-'},
+    {"\u2212", "a minus sign (U+2212)", '-'},
     {"\u00d7", "a multiplication sign (U+00D7)", 'x'},
 };
 

@@ -34,14 +34,13 @@ std::vector<AnalysedLine> analyze(Searcher& searcher, const Position& pos,
     std::vector<AnalysedLine> lines;
     lines.reserve(result.lines.size());
     for (const SearchLine& line : result.lines) {
-        lines.push_back(AnalysedLine{line.score, {line.moves().begin(), line.moves().end()},
-                                     result.depth});
+        lines.push_back(
+            AnalysedLine{line.score, {line.moves().begin(), line.moves().end()}, result.depth});
     }
     return lines;
 }
 
-std::vector<AnalysedLine> analyze(const Position& pos, const AnalysisLimits& limits,
-                                  int multipv) {
+std::vector<AnalysedLine> analyze(const Position& pos, const AnalysisLimits& limits, int multipv) {
     Searcher searcher;
     RepetitionHistory history;
     history.record(pos);

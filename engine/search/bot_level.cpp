@@ -106,8 +106,9 @@ std::optional<Move> keep_proven_win(ForwardSolver* solver, const Position& pos,
     const Side mover = pos.side_to_move();
     const GameStatus status = evaluate_status(after, 0);
     const bool wins =
-        status.over() ? status.outcome == win_for(mover)
-                      : solver->solve(after, {.time = limits.time / 4, .stop = limits.stop}) == mover;
+        status.over()
+            ? status.outcome == win_for(mover)
+            : solver->solve(after, {.time = limits.time / 4, .stop = limits.stop}) == mover;
     return wins ? searched : proven;
 }
 

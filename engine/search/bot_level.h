@@ -12,10 +12,10 @@
 #include <memory>
 #include <optional>
 
-#include "engine/search/forward_solver.h"
 #include "engine/rules/move.h"
 #include "engine/rules/position.h"
 #include "engine/rules/repetition_history.h"
+#include "engine/search/forward_solver.h"
 #include "engine/search/score.h"
 #include "engine/search/search.h"
 

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "engine/rules/position.h"
-#include "engine/search/score.h"
 #include "engine/rules/variant.h"
+#include "engine/search/score.h"
 
 namespace foxgeese {
 

@@ -24,8 +24,8 @@
 
 #include "engine/rules/move.h"
 #include "engine/rules/position.h"
-#include "engine/search/search.h"
 #include "engine/rules/variant.h"
+#include "engine/search/search.h"
 
 namespace foxgeese {
 

@@ -11,9 +11,9 @@
 #include <functional>
 
 #include "engine/rules/move.h"
-#include "engine/search/move_key.h"
 #include "engine/rules/movegen.h"
 #include "engine/rules/position.h"
+#include "engine/search/move_key.h"
 
 namespace foxgeese {
 

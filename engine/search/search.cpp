@@ -4,9 +4,9 @@
 #include <bit>
 #include <cmath>
 
+#include "engine/rules/movegen.h"
 #include "engine/search/move_key.h"
 #include "engine/search/move_picker.h"
-#include "engine/rules/movegen.h"
 #include "engine/search/transposition_table.h"
 
 namespace foxgeese {

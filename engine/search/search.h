@@ -23,10 +23,10 @@
 #include <span>
 #include <vector>
 
-#include "engine/search/evaluation.h"
 #include "engine/rules/move.h"
 #include "engine/rules/position.h"
 #include "engine/rules/repetition_history.h"
+#include "engine/search/evaluation.h"
 #include "engine/search/score.h"
 
 namespace foxgeese {

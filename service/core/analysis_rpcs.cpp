@@ -5,9 +5,9 @@
 // once per game and ply.
 #include <algorithm>
 
-#include "engine/search/analysis.h"
 #include "engine/rules/game_status.h"
 #include "engine/rules/position_code.h"
+#include "engine/search/analysis.h"
 #include "service/core/analysis_views.h"
 #include "service/core/call_stop.h"
 #include "service/core/database_errors.h"

@@ -2,8 +2,8 @@
 // AnalysisLine) from the engine's scores and lines.
 #pragma once
 
-#include "engine/search/analysis.h"
 #include "engine/rules/board.h"
+#include "engine/search/analysis.h"
 #include "foxgeese/v1/analysis.pb.h"
 
 namespace foxgeese::service {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <memory>
 
-#include "engine/search/bot_level.h"
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
+#include "engine/search/bot_level.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_views.h"
 

@@ -43,8 +43,8 @@ ServiceError database_error(const char* rpc, const storage::DatabaseFailure& fai
     // A caller's own deadline or departure says nothing about the server,
     // and a client could flood the log with them: debug. The rest are the
     // database's doing and worth an operator's eye.
-    const bool callers_doing = failure.kind() == Kind::kDeadlinePassed ||
-                               failure.kind() == Kind::kAbandoned;
+    const bool callers_doing =
+        failure.kind() == Kind::kDeadlinePassed || failure.kind() == Kind::kAbandoned;
     spdlog::log(callers_doing ? spdlog::level::debug : spdlog::level::warn, "{}: {} ({})", rpc,
                 reason, failure.what());
     return make_error(code, reason, message + outcome,

@@ -4,10 +4,10 @@
 #include <optional>
 #include <stdexcept>
 
-#include "engine/search/analysis.h"
 #include "engine/rules/game_status.h"
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
+#include "engine/search/analysis.h"
 #include "service/core/analysis_budget.h"
 #include "service/core/analysis_views.h"
 #include "service/core/game_views.h"

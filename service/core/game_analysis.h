@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/rules/variant.h"
 #include "engine/search/score.h"
 #include "engine/search/search.h"
-#include "engine/rules/variant.h"
 #include "foxgeese/v1/analysis.pb.h"
 #include "storage/game_records.h"
 

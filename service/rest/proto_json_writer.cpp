@@ -31,8 +31,7 @@ constexpr std::string_view kDuration = "google.protobuf.Duration";
 // contains itself is judged by its other fields.
 bool covered_type(const Descriptor* type, std::unordered_set<const Descriptor*>& visiting);
 
-bool covered_field(const FieldDescriptor* field,
-                   std::unordered_set<const Descriptor*>& visiting) {
+bool covered_field(const FieldDescriptor* field, std::unordered_set<const Descriptor*>& visiting) {
     if (field->is_map()) return false;
     switch (field->cpp_type()) {
         case FieldDescriptor::CPPTYPE_INT32:
@@ -138,14 +137,29 @@ bool append_string(std::string_view text, std::string& out) {
         const auto start = at;
         const auto cp = static_cast<char32_t>(utf8::unchecked::next(at));
         switch (cp) {
-            case '"': out += "\\\""; continue;
-            case '\\': out += "\\\\"; continue;
-            case '\b': out += "\\b"; continue;
-            case '\f': out += "\\f"; continue;
-            case '\n': out += "\\n"; continue;
-            case '\r': out += "\\r"; continue;
-            case '\t': out += "\\t"; continue;
-            default: break;
+            case '"':
+                out += "\\\"";
+                continue;
+            case '\\':
+                out += "\\\\";
+                continue;
+            case '\b':
+                out += "\\b";
+                continue;
+            case '\f':
+                out += "\\f";
+                continue;
+            case '\n':
+                out += "\\n";
+                continue;
+            case '\r':
+                out += "\\r";
+                continue;
+            case '\t':
+                out += "\\t";
+                continue;
+            default:
+                break;
         }
         if (!escaped(cp)) {
             out.append(start, at);
@@ -215,8 +229,8 @@ bool append_timestamp(const Message& message, std::string& out) {
     const std::int64_t day_of_era = days - era * 146097;
     const std::int64_t year_of_era =
         (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-    const std::int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 -
-                                                   year_of_era / 100);
+    const std::int64_t day_of_year =
+        day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     const std::int64_t month_index = (5 * day_of_year + 2) / 153;
     const std::int64_t day = day_of_year - (153 * month_index + 2) / 5 + 1;
     const std::int64_t month = month_index < 10 ? month_index + 3 : month_index - 9;
@@ -262,9 +276,9 @@ bool append_value(const Message& message, const FieldDescriptor* field, int inde
     const bool repeated = field->is_repeated();
     switch (field->cpp_type()) {
         case FieldDescriptor::CPPTYPE_INT32:
-            append_number(repeated ? r->GetRepeatedInt32(message, field, index)
-                                   : r->GetInt32(message, field),
-                          out);
+            append_number(
+                repeated ? r->GetRepeatedInt32(message, field, index) : r->GetInt32(message, field),
+                out);
             return true;
         case FieldDescriptor::CPPTYPE_UINT32:
             append_number(repeated ? r->GetRepeatedUInt32(message, field, index)
@@ -273,9 +287,9 @@ bool append_value(const Message& message, const FieldDescriptor* field, int inde
             return true;
         case FieldDescriptor::CPPTYPE_INT64:
             out += '"';
-            append_number(repeated ? r->GetRepeatedInt64(message, field, index)
-                                   : r->GetInt64(message, field),
-                          out);
+            append_number(
+                repeated ? r->GetRepeatedInt64(message, field, index) : r->GetInt64(message, field),
+                out);
             out += '"';
             return true;
         case FieldDescriptor::CPPTYPE_UINT64:
@@ -286,10 +300,10 @@ bool append_value(const Message& message, const FieldDescriptor* field, int inde
             out += '"';
             return true;
         case FieldDescriptor::CPPTYPE_BOOL:
-            out += (repeated ? r->GetRepeatedBool(message, field, index)
-                             : r->GetBool(message, field))
-                       ? "true"
-                       : "false";
+            out +=
+                (repeated ? r->GetRepeatedBool(message, field, index) : r->GetBool(message, field))
+                    ? "true"
+                    : "false";
             return true;
         case FieldDescriptor::CPPTYPE_ENUM: {
             const int number = repeated ? r->GetRepeatedEnumValue(message, field, index)
@@ -312,8 +326,8 @@ bool append_value(const Message& message, const FieldDescriptor* field, int inde
             return append_string(text, out);
         }
         case FieldDescriptor::CPPTYPE_MESSAGE: {
-            const Message& value =
-                repeated ? r->GetRepeatedMessage(message, field, index) : r->GetMessage(message, field);
+            const Message& value = repeated ? r->GetRepeatedMessage(message, field, index)
+                                            : r->GetMessage(message, field);
             const std::string& type = field->message_type()->full_name();
             if (type == kTimestamp) return append_timestamp(value, out);
             if (type == kDuration) return append_duration(value, out);
@@ -348,8 +362,7 @@ bool append_field(const Message& message, const FieldDescriptor* field, bool& fi
 // Duration fields, which come after the rest, when set, in number order.
 bool printed_in_place(const FieldDescriptor* field) {
     if (field->containing_oneof() != nullptr) return false;
-    if (field->is_repeated() || field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE)
-        return true;
+    if (field->is_repeated() || field->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) return true;
     const std::string& type = field->message_type()->full_name();
     return type != kTimestamp && type != kDuration;
 }

@@ -27,10 +27,10 @@ ServiceError http_error(StatusCode code, const char* reason, std::string message
 }
 
 ServiceError repeated(std::string_view name) {
-    return make_error(StatusCode::kInvalidArgument, "DUPLICATE_HEADER",
-                      "the request has more than one " + std::string(name) +
-                          " header; send exactly one",
-                      {{"header", lower_trimmed(name)}});
+    return make_error(
+        StatusCode::kInvalidArgument, "DUPLICATE_HEADER",
+        "the request has more than one " + std::string(name) + " header; send exactly one",
+        {{"header", lower_trimmed(name)}});
 }
 
 }  // namespace

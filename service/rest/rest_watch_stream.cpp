@@ -4,13 +4,12 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
-#include <cerrno>
-#include <cstdio>
-
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/chunk_encode.hpp>
 #include <boost/beast/http/write.hpp>
+#include <cerrno>
+#include <cstdio>
 
 #include "service/rest/rest_json.h"
 

@@ -57,8 +57,7 @@ std::optional<std::string> strict_json_problem(std::string_view body, const pb::
     // stack follows the nesting).
     std::vector<std::set<std::string>> open;
     std::optional<std::string> problem;
-    const Json::parser_callback_t check = [&](int depth, Json::parse_event_t event,
-                                              Json& parsed) {
+    const Json::parser_callback_t check = [&](int depth, Json::parse_event_t event, Json& parsed) {
         if (problem) return false;
         switch (event) {
             case Json::parse_event_t::object_start:

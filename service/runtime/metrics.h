@@ -68,7 +68,7 @@ class Metrics {
     // "http", status the gRPC code name ("OK", "NOT_FOUND", ...).
     CounterFamily requests;
     HistogramFamily request_seconds;
-    CounterFamily moves_applied;      // by variant
+    CounterFamily moves_applied;  // by variant
     // How MakeMove found the game: "copy" (this replica's own, no read),
     // "stale_copy" (the copy's write failed, so it read), "read".
     CounterFamily move_reads;

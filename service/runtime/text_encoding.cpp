@@ -1,8 +1,8 @@
 #include "service/runtime/text_encoding.h"
 
-#include <cctype>
-
 #include <utf8.h>
+
+#include <cctype>
 
 namespace foxgeese::service {
 namespace {
@@ -16,7 +16,9 @@ int hex_value(char c) {
 
 }  // namespace
 
-bool is_valid_utf8(std::string_view text) { return utf8::is_valid(text.begin(), text.end()); }
+bool is_valid_utf8(std::string_view text) {
+    return utf8::is_valid(text.begin(), text.end());
+}
 
 std::string coerce_utf8(std::string_view text) {
     std::string out;

@@ -298,8 +298,8 @@ TEST(CliAnalyze, AForcedWinIsAnExactScoreWithItsLineAndDepth) {
 
 TEST(CliAnalyze, LinesAreRankedWithDistinctLegalFirstMoves) {
     const std::string code = "3/3/1F1/9/9/GGGGGGGGG/GGG/GGG/GGG f 0 0";
-    const Output r = run({"analyze", "--variant", "big_cross", "--position", code, "--depth",
-                          "4", "--lines", "3"});
+    const Output r = run(
+        {"analyze", "--variant", "big_cross", "--position", code, "--depth", "4", "--lines", "3"});
     EXPECT_EQ(r.exit_status, 0);
     const std::vector<std::string> legal =
         lines(run({"moves", "--variant", "big_cross", "--position", code}).out);

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/rules/game.h"
 #include "engine/record/game_record.h"
+#include "engine/rules/game.h"
 #include "engine/rules/game_status.h"
 #include "engine/rules/legal_move.h"
 #include "engine/rules/movegen.h"

@@ -1,6 +1,8 @@
 // Replays the parser fuzz corpus and seeded random mutations of it through
 // the fuzz body, so every test run checks the parsers' invariants without
 // needing clang or libFuzzer.
+#include "tests/support/fuzz_corpus.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +20,6 @@
 #include "engine/rules/position_code.h"
 #include "engine/rules/variant.h"
 #include "fuzz/parse_fuzz_body.h"
-#include "tests/support/fuzz_corpus.h"
 
 namespace foxgeese {
 namespace {

@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <set>
 
-#include "engine/search/move_key.h"
 #include "engine/rules/movegen.h"
 #include "engine/rules/notation.h"
+#include "engine/search/move_key.h"
 #include "test_positions.h"
 
 namespace foxgeese {
@@ -74,8 +74,8 @@ TEST(Analysis, AFinishedGameHasNoLines) {
         position_from_code(variant_named("standard"), "3/3/7/3F3/1G1G1G1/3/3 g 0 40");
     EXPECT_TRUE(analyze(won, depth_limit(4)).empty());
     // 100 quiet plies: drawn, though both sides still have moves.
-    const Position fifty =
-        position_from_code(variant_named("big_cross"), "3/3/1F1/9/9/GGGGGGGGG/GGG/GGG/GGG g 100 140");
+    const Position fifty = position_from_code(variant_named("big_cross"),
+                                              "3/3/1F1/9/9/GGGGGGGGG/GGG/GGG/GGG g 100 140");
     ASSERT_TRUE(has_legal_move(fifty));
     EXPECT_TRUE(analyze(fifty, depth_limit(4)).empty());
 }

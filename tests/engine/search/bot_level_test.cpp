@@ -9,11 +9,11 @@
 #include <optional>
 #include <vector>
 
-#include "engine/search/forward_solver.h"
 #include "engine/rules/game_status.h"
-#include "engine/search/move_key.h"
 #include "engine/rules/movegen.h"
 #include "engine/rules/notation.h"
+#include "engine/search/forward_solver.h"
+#include "engine/search/move_key.h"
 #include "test_positions.h"
 
 namespace foxgeese {
@@ -126,7 +126,8 @@ TEST(BotLevel, PlaysALegalMoveAtEveryLevel) {
 
 TEST(BotLevel, OnlyLevelEightTakesTheExactSolversMove) {
     EXPECT_TRUE(bot_level(8).exact);
-    for (int level = kMinBotLevel; level < kMaxBotLevel; ++level) EXPECT_FALSE(bot_level(level).exact);
+    for (int level = kMinBotLevel; level < kMaxBotLevel; ++level)
+        EXPECT_FALSE(bot_level(level).exact);
 }
 
 TEST(BotLevel, TheExactStepPlaysAProvenWinWithinHalfTheTime) {
@@ -203,7 +204,7 @@ TEST(BotLevel, TheExactStepLeavesTheSearchAloneWhereItCannotHelp) {
     const Position shut_in = position_from_code(
         variant_named("standard", VariantOptions{.geese = 13, .geese_sideways = false}),
         "GFG/GGG/1G1G3/5G1/7/3/3 g 0 20");
-    EXPECT_TRUE(untouched(shut_in, full, nullptr));         // no solver
+    EXPECT_TRUE(untouched(shut_in, full, nullptr));          // no solver
     EXPECT_TRUE(untouched(shut_in, bot_level(7), &solver));  // a level without it
     EXPECT_TRUE(untouched(Position(variant_named("big_cross")), full, &solver));
     EXPECT_TRUE(untouched(

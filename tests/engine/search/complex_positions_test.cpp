@@ -9,9 +9,9 @@
 #include <atomic>
 #include <chrono>
 
+#include "engine/rules/movegen.h"
 #include "engine/search/analysis.h"
 #include "engine/search/forward_solver.h"
-#include "engine/rules/movegen.h"
 #include "engine/search/search.h"
 #include "test_positions.h"
 #include "tests/support/cpu_time.h"

@@ -30,8 +30,8 @@ TEST(EvaluationFeatures, CountWhatTheySayOnAHandMadePosition) {
     EXPECT_EQ(f[kFoxRoom], 22);
     EXPECT_EQ(f[kFoxCramped], 0);
     EXPECT_EQ(f[kExposedGeese], 4);
-    EXPECT_EQ(f[kGooseLinks], 2);     // c3-d3 and d3-e3
-    EXPECT_EQ(f[kGeeseAdvance], 10);  // ranks 5, 3, 3, 3 counted from 0
+    EXPECT_EQ(f[kGooseLinks], 2);       // c3-d3 and d3-e3
+    EXPECT_EQ(f[kGeeseAdvance], 10);    // ranks 5, 3, 3, 3 counted from 0
     EXPECT_EQ(f[kGeeseOutflanked], 1);  // d5 is above a3, which the fox reaches
     EXPECT_EQ(f[kFoxBehindGeese], 0);
     EXPECT_EQ(f[kGooseTempo], 2 + 4 + 4 + 4);

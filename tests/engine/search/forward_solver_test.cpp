@@ -53,7 +53,8 @@ Position mirror_image(const Position& pos) {
         Bitboard image = 0;
         for (Bitboard p = points; p;) {
             const int point = pop_lowest(p);
-            image |= bit(board.point_at(board.files() - 1 - board.file_of(point), board.rank_of(point)));
+            image |=
+                bit(board.point_at(board.files() - 1 - board.file_of(point), board.rank_of(point)));
         }
         return image;
     };
@@ -64,8 +65,8 @@ Position mirror_image(const Position& pos) {
 TEST(ForwardSolver, HandlesTheStandardConfigurationsWithoutSidewaysSteps) {
     for (int geese : {13, 15, 17}) {
         EXPECT_TRUE(ForwardSolver::handles(forward_only(geese))) << geese;
-        EXPECT_FALSE(ForwardSolver::handles(variant_named(
-            "standard", VariantOptions{.geese = geese, .geese_sideways = true})))
+        EXPECT_FALSE(ForwardSolver::handles(
+            variant_named("standard", VariantOptions{.geese = geese, .geese_sideways = true})))
             << geese;
     }
     EXPECT_FALSE(ForwardSolver::handles(variant_named("big_cross")));
@@ -153,8 +154,7 @@ TEST(ForwardSolver, APositionAndItsMirrorImageHaveOneWinner) {
 
 TEST(ForwardSolver, FindsTheGeeseMoveThatShutsTheFoxIn) {
     // The fox on d7 has only the jump over e6 to f5; f4-f5 closes it.
-    const Position pos =
-        position_from_code(forward_only(13), "GFG/GGG/1G1G3/5G1/7/3/3 g 0 20");
+    const Position pos = position_from_code(forward_only(13), "GFG/GGG/1G1G3/5G1/7/3/3 g 0 20");
     ForwardSolver solver(1);
     EXPECT_EQ(solver.solve(pos), Side::kGeese);
     const std::optional<Move> move = solver.winning_move(pos);
@@ -234,8 +234,7 @@ TEST(ForwardSolver, ACrampedTableKeepsTheEntriesThatCostTheMost) {
 
 TEST(ForwardSolver, GivesUpAtItsNodeLimitAndKeepsWhatItSolved) {
     // Thirteen geese one move in: far more than a thousand positions to solve.
-    const Position start =
-        position_from_code(forward_only(13), "3/3/7/2F4/GGGGGGG/GGG/GGG g 1 1");
+    const Position start = position_from_code(forward_only(13), "3/3/7/2F4/GGGGGGG/GGG/GGG g 1 1");
     ForwardSolver solver(16);
     EXPECT_EQ(solver.solve(start, {.nodes = 1'000}), std::nullopt);
     EXPECT_LE(solver.stats().nodes, 1'000u);
@@ -260,8 +259,7 @@ TEST(ForwardSolver, GivesUpAtItsNodeLimitAndKeepsWhatItSolved) {
 }
 
 TEST(ForwardSolver, StopsWhenToldOrWhenItsTimeIsUp) {
-    const Position pos =
-        position_from_code(forward_only(13), "3/3/7/2F4/GGGGGGG/GGG/GGG g 1 1");
+    const Position pos = position_from_code(forward_only(13), "3/3/7/2F4/GGGGGGG/GGG/GGG g 1 1");
     std::atomic<bool> stop = true;
     ForwardSolver stopped(1);
     EXPECT_EQ(stopped.solve(pos, {.stop = &stop}), std::nullopt);

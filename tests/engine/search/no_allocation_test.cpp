@@ -10,8 +10,8 @@
 #include "engine/rules/movegen.h"
 #include "engine/rules/perft.h"
 #include "engine/rules/position_code.h"
-#include "engine/search/search.h"
 #include "engine/rules/variant.h"
+#include "engine/search/search.h"
 #include "variant_configs.h"
 
 namespace {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/search/move_key.h"
 #include "engine/rules/movegen.h"
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
+#include "engine/search/move_key.h"
 #include "forced_win.h"
 #include "random_playout.h"
 #include "test_positions.h"

@@ -102,8 +102,7 @@ TEST(ClientAddress, ThePeerUnlessProxiesAreTrusted) {
     // The entry the last trusted proxy appended; what the client wrote
     // before it does not count.
     EXPECT_EQ(client_address("10.1.2.3", {"6.6.6.6, 198.51.100.1"}, 1), "198.51.100.1");
-    EXPECT_EQ(client_address("10.1.2.3", {"6.6.6.6", "198.51.100.1, 10.0.0.9"}, 2),
-              "198.51.100.1");
+    EXPECT_EQ(client_address("10.1.2.3", {"6.6.6.6", "198.51.100.1, 10.0.0.9"}, 2), "198.51.100.1");
     // Too few entries, or one that is no address: the peer.
     EXPECT_EQ(client_address("10.1.2.3", {}, 1), "10.1.2.3");
     EXPECT_EQ(client_address("10.1.2.3", {"198.51.100.1"}, 2), "10.1.2.3");

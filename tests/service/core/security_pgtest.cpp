@@ -26,8 +26,8 @@ TEST_F(SecretStorage, TokensAndInviteCodesAreStoredOnlyAsHashes) {
     const Reply<v1::JoinGameResponse> joined =
         client().join(id, created.invite_code(), "6f1c2a52-0d3e-4c8a-9b1e-000000000006");
     ASSERT_TRUE(IsOk(joined));
-    secrets = {first.seat_token(), first.invite_code(), created.seat_token(),
-               created.invite_code(), joined->seat_token()};
+    secrets = {first.seat_token(), first.invite_code(), created.seat_token(), created.invite_code(),
+               joined->seat_token()};
     v1::MakeMoveRequest move;
     move.set_game_id(id);
     move.set_move("d4-d5");

@@ -47,12 +47,11 @@ grpc::Status raw_call(const std::shared_ptr<grpc::Channel>& channel, const std::
     std::mutex mutex;
     std::condition_variable done;
     std::optional<grpc::Status> status;
-    stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response,
-                   [&](grpc::Status s) {
-                       std::lock_guard lock(mutex);
-                       status = std::move(s);
-                       done.notify_one();
-                   });
+    stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response, [&](grpc::Status s) {
+        std::lock_guard lock(mutex);
+        status = std::move(s);
+        done.notify_one();
+    });
     std::unique_lock lock(mutex);
     done.wait(lock, [&] { return status.has_value(); });
     return *status;
@@ -77,7 +76,10 @@ TEST_F(HostileGrpc, BytesThatAreNotTheRequestAreInvalidArgumentForEveryRpc) {
         if (text) {
             std::string bad_utf8(1, static_cast<char>((text->number() << 3) | 2));
             bad_utf8 += '\x09';
-            bad_utf8 += std::string("stan\xff" "dard", 9);
+            bad_utf8 += std::string(
+                "stan\xff"
+                "dard",
+                9);
             inputs.push_back(bad_utf8);
         } else {
             EXPECT_EQ(method.name(), "GetSeat") << "a request without a string field";
@@ -110,8 +112,8 @@ TEST_F(HostileGrpc, BytesThatAreNotTheRequestAreInvalidArgumentForEveryRpc) {
             }
             EXPECT_TRUE(IsError(status, C::INVALID_ARGUMENT, "MALFORMED_REQUEST"));
         }
-        const double counted = server().metrics().requests.value(
-            {method.name(), "grpc", "INVALID_ARGUMENT"});
+        const double counted =
+            server().metrics().requests.value({method.name(), "grpc", "INVALID_ARGUMENT"});
         EXPECT_GE(counted, static_cast<double>(inputs.size()))
             << method.name() << " refusals are not counted";
     }
@@ -182,7 +184,7 @@ TEST_F(HostileGrpc, ForgedPageTokensAreInvalidArgument) {
     };
     const std::string id = "6f1c2a52-0d3e-4c8a-9b1e-000000000001";
     for (const std::string& token : {hex("v1|1||-9223372036854775808|" + id),
-                                    hex("v1|1||9223372036854775807|" + id), std::string("0g")}) {
+                                     hex("v1|1||9223372036854775807|" + id), std::string("0g")}) {
         v1::ListGamesRequest request;
         request.set_page_token(token);
         const auto listed = client().list_games(request);

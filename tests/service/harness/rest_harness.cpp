@@ -47,7 +47,8 @@ void RestTest::restart_http() {
     service::Replica* server = server_.get();
     http_ = std::make_unique<service::HttpServer>(
         http_options_, server->logic(), server->hub(), server->metrics(), server->work(),
-        server->access_log(), [server] { return server->ready(); }, [server] { return server->metrics().render(); });
+        server->access_log(), [server] { return server->ready(); },
+        [server] { return server->metrics().render(); });
 }
 
 HttpReply RestTest::rest(const std::string& method, const std::string& target,

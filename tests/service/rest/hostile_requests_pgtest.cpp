@@ -3,10 +3,9 @@
 // authorization headers, JSON that is not JSON, transfer and content codings
 // the server would ignore, a missing Host, other charsets, and messages that
 // misled. Every refusal is a JSON error with a stable reason; nothing changes.
+#include <boost/algorithm/hex.hpp>
 #include <string>
 #include <vector>
-
-#include <boost/algorithm/hex.hpp>
 
 #include "tests/service/harness/rest_harness.h"
 
@@ -31,8 +30,8 @@ class HostileRest : public RestTest {
 TEST_F(HostileRest, TheReportedTakeoverIsRefused) {
     const std::string nil_id = R"({"variant":"standard","seat":"SEAT_CHOICE_FOX",)"
                                R"("requestId":"00000000-0000-0000-0000-000000000000"})";
-    EXPECT_TRUE(IsRestError(post("/v1/games", nil_id), 400, C::INVALID_ARGUMENT,
-                            "INVALID_ARGUMENT"));
+    EXPECT_TRUE(
+        IsRestError(post("/v1/games", nil_id), 400, C::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
     const std::string body = R"({"variant":"standard","seat":"SEAT_CHOICE_FOX","requestId":")" +
                              random_request_id() + R"("})";
     const HttpReply created = post("/v1/games", body);
@@ -40,8 +39,7 @@ TEST_F(HostileRest, TheReportedTakeoverIsRefused) {
     v1::CreateGameResponse game;
     ASSERT_TRUE(parse_json(created.body, game));
     const std::string& id = game.game().game_id();
-    ASSERT_EQ(post("/v1/games/" + id + ":join",
-                   R"({"inviteCode":")" + game.invite_code() + R"("})")
+    ASSERT_EQ(post("/v1/games/" + id + ":join", R"({"inviteCode":")" + game.invite_code() + R"("})")
                   .status,
               200);
     ASSERT_EQ(post("/v1/games/" + id + "/moves", R"({"move":"d4-d5"})", game.seat_token()).status,
@@ -58,11 +56,12 @@ std::string hex(const std::string& text) {
 
 TEST_F(HostileRest, ForgedPageTokensAre400NeverA500) {
     const std::string id = "6f1c2a52-0d3e-4c8a-9b1e-000000000001";
-    for (const std::string& token : std::vector<std::string>{hex("v1|1||-9223372036854775808|" + id), hex("v1|1||9223372036854775807|" + id),
-          hex("v1|1||-1|" + id), hex("v1|1||+5|" + id), hex("v1|1||007|" + id),
-          hex("v1|1||5|" + std::string("6F1C2A52-0D3E-4C8A-9B1E-000000000001")),
-          hex("v1|1||5|" + id + "|extra"), hex("v1|2||5|" + id), "zz", "ABCDEF",
-          std::string(600, 'a')}) {
+    for (const std::string& token : std::vector<std::string>{
+             hex("v1|1||-9223372036854775808|" + id), hex("v1|1||9223372036854775807|" + id),
+             hex("v1|1||-1|" + id), hex("v1|1||+5|" + id), hex("v1|1||007|" + id),
+             hex("v1|1||5|" + std::string("6F1C2A52-0D3E-4C8A-9B1E-000000000001")),
+             hex("v1|1||5|" + id + "|extra"), hex("v1|2||5|" + id), "zz", "ABCDEF",
+             std::string(600, 'a')}) {
         SCOPED_TRACE(token);
         const HttpReply reply = get("/v1/games?pageToken=" + token);
         EXPECT_TRUE(IsRestError(reply, 400, C::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
@@ -99,7 +98,8 @@ TEST_F(HostileRest, HeadAnswersCarryHeadersOnly) {
     // HEAD of a watch stream is refused, headers only too.
     const SeatedGame game = start_game();
     HttpClient watch(port());
-    watch.send_raw("HEAD /v1/games/" + game.id + ":watch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    watch.send_raw("HEAD /v1/games/" + game.id +
+                   ":watch HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     const std::string refused = watch.read_all_raw();
     EXPECT_EQ(refused.rfind("HTTP/1.1 405", 0), 0u) << refused;
     EXPECT_EQ(refused.substr(refused.size() - 4), "\r\n\r\n") << refused;
@@ -109,9 +109,10 @@ TEST_F(HostileRest, TwoAuthorizationHeadersAreRefused) {
     const SeatedGame game = start_game();
     const std::string body = R"({"move":"d4-d5"})";
     const HttpReply reply =
-        raw("POST /v1/games/" + game.id + "/moves HTTP/1.1\r\nHost: x\r\nContent-Type: "
-            "application/json\r\nAuthorization: Bearer " + game.fox_token +
-            "\r\nAuthorization: Bearer " + game.geese_token +
+        raw("POST /v1/games/" + game.id +
+            "/moves HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            "application/json\r\nAuthorization: Bearer " +
+            game.fox_token + "\r\nAuthorization: Bearer " + game.geese_token +
             "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
     EXPECT_TRUE(IsRestError(reply, 400, C::INVALID_ARGUMENT, "DUPLICATE_HEADER")) << reply.body;
     EXPECT_EQ(grpc().get(game.id)->game().ply(), 0);
@@ -125,19 +126,18 @@ TEST_F(HostileRest, TwoAuthorizationHeadersAreRefused) {
 TEST_F(HostileRest, JsonThatIsNotStrictJsonIsRefused) {
     const SeatedGame game = start_game();
     for (const std::string& body : std::vector<std::string>{
-             "{'variant':'standard'}", R"({"variant":"standard",})", R"({"variant":"standard"}/**/)",
-          R"({"variant":"standard","variant":"big_cross"})",
-          R"({"variant":"standard","seat":"SEAT_CHOICE_FOX","options":{"geese":13,"geese":15}})",
-          R"({"variant":"standard","startPosition":"x","start_position":"y"})",
-          R"({"variant":"standard","visibility":"VISIBILITY_PUBLIC",})",
-          R"({"variant":1e400})", std::string(40, '[') + std::string(40, ']')}) {
+             "{'variant':'standard'}", R"({"variant":"standard",})",
+             R"({"variant":"standard"}/**/)", R"({"variant":"standard","variant":"big_cross"})",
+             R"({"variant":"standard","seat":"SEAT_CHOICE_FOX","options":{"geese":13,"geese":15}})",
+             R"({"variant":"standard","startPosition":"x","start_position":"y"})",
+             R"({"variant":"standard","visibility":"VISIBILITY_PUBLIC",})", R"({"variant":1e400})",
+             std::string(40, '[') + std::string(40, ']')}) {
         SCOPED_TRACE(body);
         const HttpReply reply = post("/v1/games", body);
         EXPECT_TRUE(IsRestError(reply, 400, C::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
     }
     const HttpReply twice = post("/v1/games", R"({"variant":"standard","variant":"big_cross"})");
-    EXPECT_NE(rest_status(twice).message().find("appears twice"), std::string::npos)
-        << twice.body;
+    EXPECT_NE(rest_status(twice).message().find("appears twice"), std::string::npos) << twice.body;
     // A body that names another game than the path.
     const HttpReply contradiction =
         post("/v1/games/" + game.id + "/moves",
@@ -152,20 +152,22 @@ TEST_F(HostileRest, JsonThatIsNotStrictJsonIsRefused) {
 
 TEST_F(HostileRest, TransferAndContentCodingsTheServerWouldIgnoreAreRefused) {
     const std::string chunk = "16\r\n{\"variant\":\"standard\"}\r\n0\r\n\r\n";
-    const HttpReply gzip = raw(
-        "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "Transfer-Encoding: gzip, chunked\r\n\r\n" + chunk);
+    const HttpReply gzip =
+        raw("POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: gzip, chunked\r\n\r\n" +
+            chunk);
     EXPECT_TRUE(IsRestError(gzip, 501, C::UNIMPLEMENTED, "UNSUPPORTED_TRANSFER_CODING"))
         << gzip.body;
-    const HttpReply chunked = raw(
-        "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "Transfer-Encoding: chunked\r\n\r\n" + chunk);
+    const HttpReply chunked =
+        raw("POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n" +
+            chunk);
     EXPECT_EQ(chunked.status, 200) << chunked.body;
     const std::string body = R"({"variant":"standard"})";
-    const HttpReply encoded = raw(
-        "POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "Content-Encoding: gzip\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
-        body);
+    const HttpReply encoded =
+        raw("POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Encoding: gzip\r\nContent-Length: " +
+            std::to_string(body.size()) + "\r\n\r\n" + body);
     EXPECT_TRUE(IsRestError(encoded, 415, C::INVALID_ARGUMENT, "UNSUPPORTED_MEDIA_TYPE"))
         << encoded.body;
 }

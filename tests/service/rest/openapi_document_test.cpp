@@ -252,10 +252,9 @@ TEST(OpenApiDocument, DescribesEveryOperationSchemaAndFieldWithTheProtoComment) 
 }
 
 TEST(OpenApiDocument, SeatActionsNeedTheTokenAndWatchingAcceptsIt) {
-    const std::set<std::string> needs = {"MakeMove",     "ResignGame",   "OfferDraw",
-                                         "RespondDraw",  "AbortGame",    "CancelGame",
-                                         "ClaimVictory", "OfferRematch", "RespondRematch",
-                                         "JoinRematch",  "GetSeat"};
+    const std::set<std::string> needs = {
+        "MakeMove",     "ResignGame",   "OfferDraw",      "RespondDraw", "AbortGame", "CancelGame",
+        "ClaimVictory", "OfferRematch", "RespondRematch", "JoinRematch", "GetSeat"};
     for (const auto& [path, methods] : document().at("paths").items()) {
         for (const auto& [method, operation] : methods.items()) {
             const std::string id = operation.at("operationId");

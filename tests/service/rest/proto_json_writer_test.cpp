@@ -64,13 +64,47 @@ std::vector<const pb::Descriptor*> api_message_types() {
 // Text with the characters a printer may escape: quotes, controls,
 // invisible and formatting characters, non-ASCII and astral code points.
 std::string random_text(std::mt19937& rng) {
-    static const std::vector<std::string> pieces = {
-        "a", "Z", "7", " ", "\"", "\\", "/", "<", ">", "&", "'", "\n", "\t", "\r", "\b", "\f",
-        std::string(1, '\0'), "\x01", "\x1f", "\x7f", "\xc2\x80", "\xc2\x9f", "\xc2\xa0",
-        "\xc2\xad", "\xc3\xa9", "\xd8\x80", "\xdb\x9d", "\xe2\x80\x8b", "\xe2\x80\xa8",
-        "\xe2\x80\xaf", "\xe2\x81\xa0", "\xe2\x81\xaf", "\xef\xbb\xbf", "\xef\xbf\xb9",
-        "\xef\xbf\xbd", "\xf0\x9d\x85\xb3", "\xf0\x9f\xa6\x8a", "\xf3\xa0\x80\x81",
-        "\xf3\xa0\x81\xbf", "\xe4\xb8\xad", "d4-d5"};
+    static const std::vector<std::string> pieces = {"a",
+                                                    "Z",
+                                                    "7",
+                                                    " ",
+                                                    "\"",
+                                                    "\\",
+                                                    "/",
+                                                    "<",
+                                                    ">",
+                                                    "&",
+                                                    "'",
+                                                    "\n",
+                                                    "\t",
+                                                    "\r",
+                                                    "\b",
+                                                    "\f",
+                                                    std::string(1, '\0'),
+                                                    "\x01",
+                                                    "\x1f",
+                                                    "\x7f",
+                                                    "\xc2\x80",
+                                                    "\xc2\x9f",
+                                                    "\xc2\xa0",
+                                                    "\xc2\xad",
+                                                    "\xc3\xa9",
+                                                    "\xd8\x80",
+                                                    "\xdb\x9d",
+                                                    "\xe2\x80\x8b",
+                                                    "\xe2\x80\xa8",
+                                                    "\xe2\x80\xaf",
+                                                    "\xe2\x81\xa0",
+                                                    "\xe2\x81\xaf",
+                                                    "\xef\xbb\xbf",
+                                                    "\xef\xbf\xb9",
+                                                    "\xef\xbf\xbd",
+                                                    "\xf0\x9d\x85\xb3",
+                                                    "\xf0\x9f\xa6\x8a",
+                                                    "\xf3\xa0\x80\x81",
+                                                    "\xf3\xa0\x81\xbf",
+                                                    "\xe4\xb8\xad",
+                                                    "d4-d5"};
     std::string text;
     const int length = static_cast<int>(rng() % 8);
     for (int i = 0; i < length; ++i)
@@ -81,9 +115,12 @@ std::string random_text(std::mt19937& rng) {
 template <class Int>
 Int random_int(std::mt19937_64& rng) {
     switch (rng() % 4) {
-        case 0: return 0;
-        case 1: return static_cast<Int>(rng() % 100);
-        default: return static_cast<Int>(rng());
+        case 0:
+            return 0;
+        case 1:
+            return static_cast<Int>(rng() % 100);
+        default:
+            return static_cast<Int>(rng());
     }
 }
 
@@ -92,8 +129,8 @@ void fill(pb::Message& message, std::mt19937& rng, std::mt19937_64& wide, int de
     const pb::Reflection* r = message.GetReflection();
     if (type->full_name() == "google.protobuf.Timestamp") {
         // From the year 1 to 9999, whole seconds or with 3, 6 or 9 digits.
-        const std::int64_t seconds = -62135596800 + static_cast<std::int64_t>(
-                                                        wide() % (253402300799 + 62135596801));
+        const std::int64_t seconds =
+            -62135596800 + static_cast<std::int64_t>(wide() % (253402300799 + 62135596801));
         static const std::int32_t nanos[] = {0, 5'000'000, 480'778'000, 1, 999'999'999};
         r->SetInt64(&message, type->FindFieldByNumber(1), seconds);
         r->SetInt32(&message, type->FindFieldByNumber(2), nanos[rng() % 5]);
@@ -144,9 +181,10 @@ void fill(pb::Message& message, std::mt19937& rng, std::mt19937_64& wide, int de
                     // Mostly named values, now and then a number this build
                     // does not know.
                     const pb::EnumDescriptor* e = f->enum_type();
-                    const int v = rng() % 5 == 0
-                                      ? 77
-                                      : e->value(static_cast<int>(rng() % e->value_count()))->number();
+                    const int v =
+                        rng() % 5 == 0
+                            ? 77
+                            : e->value(static_cast<int>(rng() % e->value_count()))->number();
                     rep ? r->AddEnumValue(&message, f, v) : r->SetEnumValue(&message, f, v);
                     break;
                 }
@@ -214,9 +252,9 @@ TEST(ProtoJsonWriter, AMoveReplyIsPrintedAsProtobufPrintsIt) {
 
 TEST(ProtoJsonWriter, TextThatIsNotUtf8IsLeftToTheLibrary) {
     v1::Game game;
-    for (const std::string& bad : {std::string("\xff"), std::string("a\xc3"),
-                                  std::string("\xc0\xaf"), std::string("\xed\xa0\x80"),
-                                  std::string("\xf4\x90\x80\x80")}) {
+    for (const std::string& bad :
+         {std::string("\xff"), std::string("a\xc3"), std::string("\xc0\xaf"),
+          std::string("\xed\xa0\x80"), std::string("\xf4\x90\x80\x80")}) {
         game.set_position(bad);
         std::string out = "kept";
         EXPECT_FALSE(write_proto_json(game, out)) << bad;
@@ -235,9 +273,13 @@ TEST(ProtoJsonWriter, MessagesWithTypesItDoesNotCoverAreLeftToTheLibrary) {
 
 TEST(ProtoJsonWriter, TimestampsAndDurationsAtTheirLimits) {
     pb::Timestamp ts;
-    for (const auto& [seconds, nanos] : std::vector<std::pair<std::int64_t, std::int32_t>>{
-             {-62135596800, 0}, {253402300799, 999'999'999}, {0, 0}, {-1, 500'000'000},
-             {951782400, 1'000}, {4107542399, 10}}) {
+    for (const auto& [seconds, nanos] :
+         std::vector<std::pair<std::int64_t, std::int32_t>>{{-62135596800, 0},
+                                                            {253402300799, 999'999'999},
+                                                            {0, 0},
+                                                            {-1, 500'000'000},
+                                                            {951782400, 1'000},
+                                                            {4107542399, 10}}) {
         ts.set_seconds(seconds);
         ts.set_nanos(nanos);
         EXPECT_EQ(our_json(ts), library_json(ts));

@@ -78,8 +78,8 @@ TEST_F(RestLifecycle, CancelAnOpenGame) {
     const HttpReply reply = post("/v1/games", R"({"variant":"standard","seat":"SEAT_CHOICE_FOX"})");
     v1::CreateGameResponse created;
     ASSERT_TRUE(parse_json(reply.body, created));
-    const HttpReply cancelled = post("/v1/games/" + created.game().game_id() + ":cancel", "",
-                                     created.seat_token());
+    const HttpReply cancelled =
+        post("/v1/games/" + created.game().game_id() + ":cancel", "", created.seat_token());
     ASSERT_EQ(cancelled.status, 200) << cancelled.body;
     v1::CancelGameResponse cancel;
     ASSERT_TRUE(parse_json(cancelled.body, cancel));

@@ -3,8 +3,8 @@
 // google.rpc.Status), a whole game played over REST, CORS, the operational
 // endpoints and the request metrics.
 #include <atomic>
-#include <future>
 #include <functional>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -180,9 +180,9 @@ TEST_F(RestApiTest, JoinGameSeatsTheJoinerAsGrpcSees) {
                                                                   created->invite_code() + R"("})");
     EXPECT_TRUE(IsRestError(other, 400, grpc::StatusCode::INVALID_ARGUMENT, "INVALID_ARGUMENT"));
     EXPECT_EQ(rest_bad_field(other), "game_id");
-    const HttpReply reply = post("/v1/games/" + id + ":join", R"({"gameId": ")" + id +
-                                                                  R"(", "inviteCode": ")" +
-                                                                  created->invite_code() + R"("})");
+    const HttpReply reply =
+        post("/v1/games/" + id + ":join",
+             R"({"gameId": ")" + id + R"(", "inviteCode": ")" + created->invite_code() + R"("})");
     v1::JoinGameResponse joined;
     ASSERT_EQ(reply.status, 200) << reply.body;
     ASSERT_TRUE(parse_json(reply.body, joined));
@@ -610,8 +610,7 @@ TEST_F(RestApiTest, HealthReadinessAndMetrics) {
     // A server that is alive but not ready.
     service::HttpServer unready(
         http_options(), server().logic(), server().hub(), server().metrics(), server().work(),
-        server().access_log(), [] { return false; },
-        [] { return ""; });
+        server().access_log(), [] { return false; }, [] { return ""; });
     const HttpReply not_ready = http_call(unready.port(), "GET", "/readyz");
     EXPECT_TRUE(IsRestError(not_ready, 503, grpc::StatusCode::UNAVAILABLE, "NOT_READY"));
     EXPECT_EQ(http_call(unready.port(), "GET", "/healthz").status, 200);

@@ -6,8 +6,8 @@
 #include <random>
 #include <string>
 
-#include "engine/rules/game.h"
 #include "engine/record/game_record.h"
+#include "engine/rules/game.h"
 #include "engine/rules/movegen.h"
 #include "engine/rules/notation.h"
 #include "tests/service/harness/rest_harness.h"

@@ -243,9 +243,7 @@ TEST_F(RestWatch, AReaderThatFallsBehindGetsEveryLineWholeAndInOrder) {
     http_options().send_buffer_bytes = 4096;
     restart_http();
     const SeatedGame game = start_game();
-    const auto sent_before = [&] {
-        return server().metrics().watch_events_sent.value({"http"});
-    };
+    const auto sent_before = [&] { return server().metrics().watch_events_sent.value({"http"}); };
     const double counted_before = sent_before();
     Watch watch(port(), "/v1/games/" + game.id + ":watch", {}, 1024);
     ASSERT_EQ(watch.header().status, 200);

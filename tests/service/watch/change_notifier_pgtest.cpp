@@ -1,8 +1,6 @@
 // The change notifier: ids announced after their commits, many to a
 // notification, each payload within PostgreSQL's limit, and every id heard
 // by a listener.
-#include "service/watch/change_notifier.h"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "service/watch/change_notifier.h"
 #include "storage/postgres_game_store.h"
 #include "tests/support/test_database.h"
 

@@ -34,8 +34,7 @@ TEST_F(WatchChurn, StreamsCancelledAndResetByManyClientsLeaveNothingBehind) {
             for (int i = 0; i < kGrpcPerThread; ++i) {
                 grpc::ClientContext context;
                 // Half of them from a seat, so presence rows come and go too.
-                if (i % 2 == 0)
-                    context.AddMetadata("authorization", "Bearer " + game.geese_token);
+                if (i % 2 == 0) context.AddMetadata("authorization", "Bearer " + game.geese_token);
                 v1::WatchGameRequest request;
                 request.set_game_id(game.id);
                 auto reader = stub->WatchGame(&context, request);
@@ -78,9 +77,9 @@ TEST_F(WatchChurn, StreamsCancelledAndResetByManyClientsLeaveNothingBehind) {
     while (std::chrono::steady_clock::now() < deadline) {
         pqxx::connection connection(database_url());
         pqxx::nontransaction tx(connection);
-        presence_rows = tx.exec_params1("SELECT count(*) FROM seat_presence WHERE game_id = $1",
-                                        game.id)[0]
-                            .as<long>();
+        presence_rows =
+            tx.exec_params1("SELECT count(*) FROM seat_presence WHERE game_id = $1", game.id)[0]
+                .as<long>();
         if (hub.active_watchers() == 0 && hub.watched_games() == 0 && presence_rows == 0) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }

@@ -101,12 +101,11 @@ class WatchProcess : public ServiceTest {
         if (ports.size() != 2) return ::testing::AssertionFailure() << "no free ports";
         process_port_ = ports[0];
         log_ = dir_ / "foxgeese-server.log";
-        const std::string error =
-            process_.start({"--database-url", database_url(), "--grpc-port",
-                            std::to_string(ports[0]), "--http-port", std::to_string(ports[1]),
-                            "--log-level", "warn", "--drain-seconds", "2",
-                            "--rematch-linger-seconds", "0"},
-                           log_);
+        const std::string error = process_.start(
+            {"--database-url", database_url(), "--grpc-port", std::to_string(ports[0]),
+             "--http-port", std::to_string(ports[1]), "--log-level", "warn", "--drain-seconds", "2",
+             "--rematch-linger-seconds", "0"},
+            log_);
         if (!error.empty()) return ::testing::AssertionFailure() << error;
         // A channel that retries soon after a refused connection, instead of
         // gRPC's default backoff of a second and more.
@@ -323,8 +322,8 @@ TEST_F(WatchProcess, AFlagFallsOnTheWallClockAndTheProcessEndsTheGameUnasked) {
         google::protobuf::util::TimeUtil::DurationToMilliseconds(last->move().think_time());
     EXPECT_GE(think_ms, 1'000);
     EXPECT_LT(think_ms, 5'000);
-    const auto& after = timed_mover == v1::SIDE_FOX ? last->move().fox_clock()
-                                                    : last->move().geese_clock();
+    const auto& after =
+        timed_mover == v1::SIDE_FOX ? last->move().fox_clock() : last->move().geese_clock();
     EXPECT_EQ(google::protobuf::util::TimeUtil::DurationToMilliseconds(after), 15'000 - think_ms);
 
     // The other side never moves; the watcher hears the end, unasked.
@@ -340,8 +339,8 @@ TEST_F(WatchProcess, AFlagFallsOnTheWallClockAndTheProcessEndsTheGameUnasked) {
     ASSERT_TRUE(ended) << watch.describe_received();
     const v1::Game& g = ended->game_ended().game();
     EXPECT_EQ(g.end_reason(), v1::END_REASON_TIMEOUT);
-    EXPECT_EQ(g.result(), flagged == v1::SIDE_FOX ? v1::GAME_RESULT_GEESE_WIN
-                                                  : v1::GAME_RESULT_FOX_SIDE_WINS);
+    EXPECT_EQ(g.result(),
+              flagged == v1::SIDE_FOX ? v1::GAME_RESULT_GEESE_WIN : v1::GAME_RESULT_FOX_SIDE_WINS);
     // Within a second of the deadline (the sweeper's promise), give or take
     // a loaded machine.
     EXPECT_LT(Clock::now() - started, 18s);
