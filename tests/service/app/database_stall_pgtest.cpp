@@ -47,12 +47,27 @@ class StalledDatabase : public ::testing::Test {
         std::filesystem::remove_all(dir_, ignored);
     }
 
-    // From now on every commit waits for the missing standby.
+    // From now on every commit that writes waits for the missing standby.
+    // pg_reload_conf only signals the postmaster, which re-reads the file
+    // and signals its backends later: until then a server's pooled
+    // connection can still commit at once. A new connection forked after
+    // the reload sees the setting, and the backends were signalled before
+    // it was forked, so the stall is in force once one does.
     void stall_commits() {
-        pqxx::connection connection(pg_->url());
-        pqxx::nontransaction tx(connection);
-        tx.exec("ALTER SYSTEM SET synchronous_standby_names = '*'");
-        tx.exec("SELECT pg_reload_conf()");
+        {
+            pqxx::connection connection(pg_->url());
+            pqxx::nontransaction tx(connection);
+            tx.exec("ALTER SYSTEM SET synchronous_standby_names = '*'");
+            tx.exec("SELECT pg_reload_conf()");
+        }
+        const auto deadline = SteadyClock::now() + std::chrono::seconds(30);
+        for (;;) {
+            pqxx::connection connection(pg_->url());
+            pqxx::nontransaction tx(connection);
+            if (tx.exec1("SHOW synchronous_standby_names")[0].as<std::string>() == "*") return;
+            ASSERT_LT(SteadyClock::now(), deadline) << "the reload never took effect";
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
     }
 
     std::filesystem::path dir_;
@@ -79,7 +94,7 @@ TEST_F(StalledDatabase, CallsAreAnsweredWithinTheirBoundAndReadinessSaysNo) {
     const std::string id = created->game().game_id();
     ASSERT_TRUE(replica.ready());
 
-    stall_commits();
+    ASSERT_NO_FATAL_FAILURE(stall_commits());
     // The server's own bound: UNAVAILABLE, and the move may be on the
     // primary (its commit record was written), so the client must retry
     // with its request_id rather than as new.
@@ -146,7 +161,7 @@ TEST_F(StalledDatabase, SigtermEndsTheProcessWithinItsDrainTime) {
         if (!created->ok()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     ASSERT_TRUE(created && IsOk(*created));
-    stall_commits();
+    ASSERT_NO_FATAL_FAILURE(stall_commits());
     // Calls that will hang on their commits (the database bound is a minute).
     std::vector<std::future<grpc::Status>> stuck;
     for (int i = 0; i < 6; ++i) {
