@@ -40,7 +40,8 @@ source bench/server_lib.sh
 
 # Ten thousand streams come from one address here; the limits per address
 # are for the public.
-limits=(--create-per-minute 0 --moves-per-second 0 --watch-streams-per-address 0 --log-level warn)
+limits=(--create-per-minute 0 --moves-per-second 0 --watch-streams-per-address 0 --watch-opens-per-minute 0
+        --http-connections-per-address 0 --log-level warn)
 bench_start a.log "$server_bin" --data-dir "$work/pg" --grpc-port 50831 --http-port 58831 \
     "${limits[@]}"
 bench_wait_ready 58831
