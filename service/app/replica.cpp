@@ -153,6 +153,12 @@ void Replica::register_gauges() {
         {"foxgeese_work_queue_length", "Calls waiting for a worker thread.", {}, [this] {
              return Samples{{{}, static_cast<double>(work_->queued())}};
          }});
+    metrics_.add_gauge({"foxgeese_seeks_waiting",
+                        "SeekGame callers waiting for an opponent on this server.",
+                        {},
+                        [this] {
+                            return Samples{{{}, static_cast<double>(logic_->seeks_waiting())}};
+                        }});
     metrics_.add_gauge({"foxgeese_bot_searches_running",
                         "Bot searches running on this server (at most its --bot-threads).",
                         {},
