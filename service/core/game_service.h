@@ -7,6 +7,7 @@
 // analysis_rpcs.cpp, seek_game.cpp.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -229,6 +230,7 @@ class GameService {
     AnalysisSlots analysis_slots_;
     storage::MoveContextCache move_cache_;
     SeekWaiters seek_waiters_;
+    std::atomic<bool> seeks_closed_{false};  // end_all_seeks() was called
     std::function<bool(std::function<void()>)> seek_runner_;
 };
 

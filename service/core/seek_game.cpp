@@ -114,6 +114,11 @@ v1::SeekGameResponse paired_reply(const storage::GameWithLastMove& game, v1::Sea
     return response;
 }
 
+ServiceError shutting_down() {
+    return make_error(StatusCode::kUnavailable, "SHUTTING_DOWN",
+                      "the server is shutting down; seek again (another server answers)");
+}
+
 v1::SeekGameResponse no_opponent() {
     v1::SeekGameResponse response;
     response.set_result(v1::SEEK_RESULT_NO_OPPONENT);
@@ -163,10 +168,21 @@ void GameService::seek_game(const v1::SeekGameRequest& request, const CallContex
         });
     if (placed.ok() && placed.value().placement == Placement::kWaiting) {
         seek_waiters_.activate(mine.seek_id);
+        // Stored while the replica began to stop: no tick would end it.
+        if (seeks_closed_) {
+            if (auto waiter = seek_waiters_.take(mine.seek_id))
+                answer_seek(std::move(*waiter), shutting_down());
+        }
         return;
     }
-    seek_waiters_.take(mine.seek_id);
-    if (!placed.ok()) return done(placed.error());
+    std::optional<SeekWaiter> waiter = seek_waiters_.take(mine.seek_id);
+    if (!placed.ok()) {
+        // The seek may be stored all the same (a commit whose answer was
+        // lost): it is withdrawn, or, claimed already, answered with its
+        // game; taken by its pairing's notification, it was answered.
+        if (waiter) answer_seek(std::move(*waiter), placed.error());
+        return;
+    }
     if (placed.value().placement == Placement::kClientBusy) return done(seek_already_open());
     const GameRow& g = placed.value().game;
     spdlog::info("game {} created: {} paired by seek, seat {}", g.game_id, g.variant,
@@ -184,11 +200,9 @@ void GameService::end_due_seeks() {
 }
 
 void GameService::end_all_seeks() {
-    for (SeekWaiter& waiter : seek_waiters_.take_due(std::numeric_limits<std::int64_t>::max())) {
-        answer_seek(std::move(waiter),
-                    make_error(StatusCode::kUnavailable, "SHUTTING_DOWN",
-                               "the server is shutting down; seek again (another server answers)"));
-    }
+    seeks_closed_ = true;
+    for (SeekWaiter& waiter : seek_waiters_.take_due(std::numeric_limits<std::int64_t>::max()))
+        answer_seek(std::move(waiter), shutting_down());
 }
 
 void GameService::answer_seek(SeekWaiter waiter, std::optional<ServiceError> unpaired) {
