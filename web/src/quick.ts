@@ -5,7 +5,7 @@
 // opens the game; when nobody came within the wait, the page offers the
 // computer (CreateGame with the bot, the same variant and clock) or another
 // wait.
-import type { TakenSeat, TimeControl, Variant } from "./api.js";
+import { ApiError, type TakenSeat, type TimeControl, type Variant } from "./api.js";
 import { timeControlText } from "./clock.js";
 import { $, clearError, el, showError } from "./dom.js";
 import type { PageContext } from "./context.js";
@@ -52,7 +52,7 @@ export class QuickPairing {
         this.seeking = seeking;
         this.show("waiting");
         try {
-            const reply = await this.context.api.seekGame({ variant: wanted.variant.name, timeControl: wanted.control }, seeking.signal);
+            const reply = await this.seekOnce(wanted, seeking.signal);
             if (seeking.signal.aborted) return;
             this.seeking = undefined;
             if (reply) {
@@ -66,6 +66,20 @@ export class QuickPairing {
             this.seeking = undefined;
             this.show("idle");
             showError(e);
+        }
+    }
+
+    // A seek stopped a moment ago may still be being withdrawn by the
+    // server (SEEK_ALREADY_OPEN): asked again after the second it says.
+    private async seekOnce(wanted: Wanted, signal: AbortSignal): Promise<TakenSeat | undefined> {
+        for (let attempt = 1; ; ++attempt) {
+            try {
+                return await this.context.api.seekGame({ variant: wanted.variant.name, timeControl: wanted.control }, signal);
+            } catch (e) {
+                if (!(e instanceof ApiError) || e.reason !== "SEEK_ALREADY_OPEN" || attempt === 3) throw e;
+                await new Promise((resolve) => setTimeout(resolve, 1000));
+                if (signal.aborted) throw e;
+            }
         }
     }
 
