@@ -3,7 +3,8 @@
 // seekers of one pool are paired with different seats and working tokens;
 // other pools are not; a wait ends on the service's Clock with
 // SEEK_RESULT_NO_OPPONENT (then a bot game is one CreateGame away); a
-// seeker who left is withdrawn and never paired; one seek per address;
+// seeker who left is withdrawn and never paired; a stopping replica ends
+// its waits with SHUTTING_DOWN; one seek per address;
 // seeks count against the creation limit; bad input writes nothing.
 // PostgreSQL (two replicas, races, the REST long poll): seek_game_pgtest.cpp.
 #include <atomic>
@@ -180,6 +181,19 @@ TEST_F(SeekGame, ASeekerWhoLeftIsWithdrawnAndNeverPaired) {
     EXPECT_FALSE(next.answered()) << "the one who left is not there to be paired with";
     EXPECT_EQ(count_rows("games"), 0);
     EXPECT_EQ(server().logic().seeks_waiting(), 1u);
+}
+
+TEST_F(SeekGame, AStoppingReplicaEndsItsWaitsSoThatTheirClientsSeekElsewhere) {
+    const Seeker waiting = seek(seek_request(), "198.51.100.1");
+    server().logic().end_all_seeks();
+    expect_error(waiting, "SHUTTING_DOWN", "");
+    EXPECT_EQ(waiting.result().error().code, service::StatusCode::kUnavailable);
+    EXPECT_EQ(count_rows("seeks"), 0) << "its seek is withdrawn, never to be paired";
+    // One that comes in meanwhile is ended at once, not left waiting.
+    const Seeker late = seek(seek_request(), "198.51.100.2");
+    expect_error(late, "SHUTTING_DOWN", "");
+    EXPECT_EQ(count_rows("seeks"), 0);
+    EXPECT_EQ(server().logic().seeks_waiting(), 0u);
 }
 
 TEST_F(SeekGame, OneAddressHasOneSeekWaiting) {
