@@ -18,6 +18,20 @@
 
 namespace foxgeese::storage {
 
+// A seeker waiting to be paired (GameStore::place_seek).
+struct SeekRow {
+    std::string seek_id;  // a UUID
+    // What the seeker asked for, as a key: seekers of one pool are paired.
+    std::string pool;
+    // A digest of the client's address: one client has one seek waiting.
+    std::string client_key;
+    // The digest of the seat token its seeker gets when it is paired.
+    std::string token_hash;
+    std::int64_t created_us = 0;
+    // Past this it is never claimed (its seeker stopped waiting).
+    std::int64_t expires_us = 0;
+};
+
 class GameStore {
   public:
     virtual ~GameStore() = default;
@@ -120,6 +134,31 @@ class GameStore {
     virtual GamePage list_games(GameListFilter filter, const std::string& variant, int limit,
                                 const std::optional<std::pair<std::int64_t, std::string>>& after,
                                 const CallBudget& budget = {}) = 0;
+
+    // Quick pairing, one step under a lock on `mine.pool`, so that two
+    // seekers arriving together never both wait: the pool's oldest seek
+    // that waits and is live at mine.created_us, from any client, is
+    // claimed, skipping one that is being removed at that moment (SKIP
+    // LOCKED): the game `make_game` builds for it is inserted, the seek
+    // marked paired with it and its seeker told (on PostgreSQL a NOTIFY on
+    // kSeeksChannel with its seek_id, at commit); kPaired with the claimed
+    // seek. With none, `mine` is inserted to wait: kWaiting, or
+    // kClientBusy (nothing written) when its client has a seek waiting.
+    // Rows past their time in the pool or of the client are deleted.
+    enum class SeekPlacement { kPaired, kWaiting, kClientBusy };
+    struct PlacedSeek {
+        SeekPlacement placement = SeekPlacement::kWaiting;
+        SeekRow claimed;  // kPaired
+        GameRow game;     // kPaired: as inserted
+    };
+    using GameForSeek = std::function<GameRow(const SeekRow& claimed)>;
+    virtual PlacedSeek place_seek(const SeekRow& mine, const std::string& start_position_key,
+                                  const GameForSeek& make_game, const CallBudget& budget = {}) = 0;
+    // Removes a seek: the id of the game it was paired with, or "" when it
+    // was still waiting (it never will be paired now); nothing when there is
+    // no such seek.
+    virtual std::optional<std::string> remove_seek(const std::string& seek_id,
+                                                   const CallBudget& budget = {}) = 0;
 
     // The stored AnalyzeGame response (serialized) of a game at `ply`, if any.
     virtual std::optional<std::string> find_game_analysis(const std::string& game_id, int ply,

@@ -476,6 +476,53 @@ GamePage PostgresGameStore::list_games(
     });
 }
 
+GameStore::PlacedSeek PostgresGameStore::place_seek(const SeekRow& mine,
+                                                    const std::string& start_position_key,
+                                                    const GameForSeek& make_game,
+                                                    const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::work tx(conn);
+        tx.exec_prepared("lock_seek_pool", mine.pool);
+        tx.exec_prepared("sweep_seeks", mine.pool, mine.client_key, mine.created_us);
+        PlacedSeek placed;
+        const pqxx::result claim = tx.exec_prepared("claim_seek", mine.pool, mine.created_us);
+        if (!claim.empty()) {
+            placed.placement = SeekPlacement::kPaired;
+            placed.claimed.seek_id = claim[0][0].as<std::string>();
+            placed.claimed.pool = mine.pool;
+            placed.claimed.client_key = claim[0][1].as<std::string>();
+            placed.claimed.token_hash = claim[0][2].as<std::string>();
+            placed.game = make_game(placed.claimed);
+            // A fresh random id that is taken: as unlikely as a token guessed.
+            if (!exec_insert_game(tx, placed.game, start_position_key))
+                throw std::runtime_error("a paired game's new id was taken");
+            tx.exec_prepared("pair_seek", placed.claimed.seek_id, placed.game.game_id);
+            // Delivered at commit, to the waiting seeker's replica among all.
+            tx.exec_prepared("notify_seek", placed.claimed.seek_id);
+        } else {
+            const pqxx::result inserted =
+                tx.exec_prepared("insert_seek", mine.seek_id, mine.pool, mine.client_key,
+                                 mine.token_hash, mine.created_us, mine.expires_us);
+            placed.placement =
+                inserted.empty() ? SeekPlacement::kClientBusy : SeekPlacement::kWaiting;
+        }
+        require_caller(budget);
+        tx.commit();
+        return placed;
+    });
+}
+
+std::optional<std::string> PostgresGameStore::remove_seek(const std::string& seek_id,
+                                                          const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kWrite,
+                             [&](pqxx::connection& conn) -> std::optional<std::string> {
+                                 pqxx::nontransaction tx(conn);
+                                 const pqxx::result r = tx.exec_prepared("remove_seek", seek_id);
+                                 if (r.empty()) return std::nullopt;
+                                 return r[0][0].as<std::string>();
+                             });
+}
+
 namespace {
 
 std::optional<std::string> stored_analysis(pqxx::transaction_base& tx, const std::string& game_id,

@@ -26,6 +26,8 @@ namespace foxgeese::storage {
 
 // The channel every game event is announced on (LISTEN/NOTIFY).
 inline constexpr const char* kEventsChannel = "foxgeese_events";
+// The channel a paired seek's id is announced on.
+inline constexpr const char* kSeeksChannel = "foxgeese_seeks";
 
 class PostgresGameStore : public GameStore, public GameFeed {
   public:
@@ -75,6 +77,10 @@ class PostgresGameStore : public GameStore, public GameFeed {
     GamePage list_games(GameListFilter filter, const std::string& variant, int limit,
                         const std::optional<std::pair<std::int64_t, std::string>>& after,
                         const CallBudget& budget = {}) override;
+    PlacedSeek place_seek(const SeekRow& mine, const std::string& start_position_key,
+                          const GameForSeek& make_game, const CallBudget& budget = {}) override;
+    std::optional<std::string> remove_seek(const std::string& seek_id,
+                                           const CallBudget& budget = {}) override;
     std::optional<std::string> find_game_analysis(const std::string& game_id, int ply,
                                                   const CallBudget& budget = {}) override;
     std::string insert_game_analysis(const std::string& game_id, int ply,

@@ -418,6 +418,38 @@ void prepare_health_statements(pqxx::connection& conn) {
 
 }  // namespace
 
+namespace {
+
+// Quick pairing (GameStore::place_seek): a pool's seekers take their turns
+// under a lock on the pool held to the end of the transaction; a claim
+// skips a seek its seeker is removing (SKIP LOCKED) rather than wait for it.
+void prepare_seek_statements(pqxx::connection& conn) {
+    conn.prepare("lock_seek_pool",
+                 "SELECT pg_advisory_xact_lock(hashtextextended('foxgeese.seek_pool:' || $1, 0))");
+    // Rows past their time: a waiting one of the pool or the client (never
+    // claimed any more), and a paired one a minute later (its seeker had
+    // that long to read it).
+    conn.prepare("sweep_seeks",
+                 "DELETE FROM seeks WHERE (pool = $1 OR client_key = $2) AND expires_at <= " FG_TS(
+                     "$3") " AND (game_id IS NULL OR expires_at <= " FG_TS("$3") " - interval "
+                           "'1 minute')");
+    conn.prepare("claim_seek",
+                 "SELECT seek_id::text, client_key, token_hash FROM seeks WHERE pool = $1"
+                 " AND game_id IS NULL AND expires_at > " FG_TS("$2") " ORDER BY created_at"
+                 " LIMIT 1 FOR UPDATE SKIP LOCKED");
+    conn.prepare("pair_seek", "UPDATE seeks SET game_id = $2::uuid WHERE seek_id = $1::uuid");
+    conn.prepare("notify_seek", "SELECT pg_notify('foxgeese_seeks', $1)");
+    conn.prepare("insert_seek",
+                 "INSERT INTO seeks (seek_id, pool, client_key, token_hash, created_at,"
+                 " expires_at) VALUES ($1::uuid, $2, $3, $4, " FG_TS("$5") ", " FG_TS("$6") ")"
+                 " ON CONFLICT DO NOTHING RETURNING seek_id");
+    conn.prepare(
+        "remove_seek",
+        "DELETE FROM seeks WHERE seek_id = $1::uuid RETURNING coalesce(game_id::text, '')");
+}
+
+}  // namespace
+
 void prepare_statements(pqxx::connection& conn) {
     prepare_game_statements(conn);
     prepare_move_statements(conn);
@@ -426,6 +458,7 @@ void prepare_statements(pqxx::connection& conn) {
     prepare_presence_statements(conn);
     prepare_analysis_statements(conn);
     prepare_health_statements(conn);
+    prepare_seek_statements(conn);
 }
 
 }  // namespace foxgeese::storage

@@ -76,6 +76,11 @@ Replica::Replica(const ReplicaOptions& options)
     const int workers =
         options.worker_threads > 0 ? options.worker_threads : 2 * options.db_pool_size;
     work_ = std::make_unique<WorkQueue>(workers, 4096);
+    logic_->set_seek_runner(
+        [work = work_.get()](std::function<void()> task) { return work->post(std::move(task)); });
+    seeks_ = std::make_unique<SeekListener>(
+        options.database_url, [this](const std::string& id) { logic_->seek_paired(id); },
+        [this] { logic_->end_due_seeks(); });
     access_log_ = options.access_log ? options.access_log : std::make_shared<AccessLog>(true);
     grpc_service_ =
         std::make_unique<GrpcGameService>(*logic_, *hub_, metrics_, *work_, *access_log_);
@@ -103,6 +108,7 @@ Replica::Replica(const ReplicaOptions& options)
         throw std::runtime_error("cannot listen for gRPC on " + grpc_address);
     }
     hub_->start();
+    seeks_->start();
     if (options.sweep_interval.count() > 0) sweeper_->start();
     bots_->start();
     HttpServerOptions http = options.http;
@@ -147,6 +153,12 @@ void Replica::register_gauges() {
         {"foxgeese_work_queue_length", "Calls waiting for a worker thread.", {}, [this] {
              return Samples{{{}, static_cast<double>(work_->queued())}};
          }});
+    metrics_.add_gauge({"foxgeese_seeks_waiting",
+                        "SeekGame callers waiting for an opponent on this server.",
+                        {},
+                        [this] {
+                            return Samples{{{}, static_cast<double>(logic_->seeks_waiting())}};
+                        }});
     metrics_.add_gauge({"foxgeese_bot_searches_running",
                         "Bot searches running on this server (at most its --bot-threads).",
                         {},
@@ -249,6 +261,9 @@ void Replica::shutdown() {
     // Watch streams end first (they would otherwise hold the drain to its
     // deadline); calls in flight on both transports share one drain time.
     sweeper_->stop();
+    // Seekers waiting here would hold the drain to its deadline.
+    seeks_->stop();
+    logic_->end_all_seeks();
     // The bot's moves being thought about go back to the other replicas.
     bots_->stop();
     hub_->stop();

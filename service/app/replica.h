@@ -25,6 +25,7 @@
 #include "service/runtime/metrics.h"
 #include "service/runtime/work_queue.h"
 #include "service/watch/change_notifier.h"
+#include "service/watch/seek_listener.h"
 #include "service/watch/watch_hub.h"
 #include "storage/connection_pool.h"
 #include "storage/postgres_game_store.h"
@@ -121,6 +122,8 @@ class Replica {
     std::unique_ptr<GameSweeper> sweeper_;
     std::unique_ptr<BotWorker> bots_;
     std::unique_ptr<WorkQueue> work_;
+    // Wakes the seekers waiting here (SeekGame).
+    std::unique_ptr<SeekListener> seeks_;
     std::unique_ptr<GrpcGameService> grpc_service_;
     std::unique_ptr<HttpServer> http_;
     std::unique_ptr<grpc::Server> server_;

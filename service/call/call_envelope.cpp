@@ -80,21 +80,26 @@ bool CallEnvelope::post(std::function<void()> work) {
     return work_.post(std::move(work));
 }
 
-RpcOutcome CallEnvelope::call(const RpcMethod& method, const google::protobuf::Message& request,
-                              const CallContext& call) const {
+void CallEnvelope::call(const RpcMethod& method, const google::protobuf::Message& request,
+                        const CallContext& call,
+                        const std::function<void(RpcOutcome)>& done) const {
+    std::optional<RpcOutcome> outcome;
     try {
-        return method.call(logic_, request, call);
+        // A method that answers later owns `done` (and its own failures).
+        if (method.start) return method.start(logic_, request, call, done);
+        outcome = method.call(logic_, request, call);
     } catch (const std::exception& e) {
         spdlog::error("{}: {} failed: {}", transport_, method.name(), e.what());
-        return {make_error(StatusCode::kInternal, "INTERNAL", "internal error"), {}};
+        outcome = RpcOutcome{make_error(StatusCode::kInternal, "INTERNAL", "internal error"), {}};
     }
+    done(std::move(*outcome));
 }
 
 void CallEnvelope::run(const RpcMethod& method,
                        std::shared_ptr<const google::protobuf::Message> request, CallContext call,
                        std::function<void(RpcOutcome)> done) {
     const bool queued = post([this, &method, request, call = std::move(call), done] {
-        done(this->call(method, *request, call));
+        this->call(method, *request, call, done);
     });
     if (!queued) done(RpcOutcome{server_busy(), {}});
 }

@@ -74,13 +74,14 @@ class CallEnvelope {
     // queue is full: answer server_busy().
     bool post(std::function<void()> work);
 
-    // Calls `method` here and now (on a worker): what it answered; an
-    // exception is INTERNAL.
-    RpcOutcome call(const RpcMethod& method, const google::protobuf::Message& request,
-                    const CallContext& call) const;
+    // Calls `method` here (on a worker), then `done` with what it answered:
+    // at once, or later from another thread for a method that answers
+    // later (RpcMethod::start); an exception is INTERNAL.
+    void call(const RpcMethod& method, const google::protobuf::Message& request,
+              const CallContext& call, const std::function<void(RpcOutcome)>& done) const;
 
-    // post() and call(), then `done` with the outcome on the worker; a full
-    // queue calls `done` at once with SERVER_BUSY.
+    // post() and call(), then `done` with the outcome; a full queue calls
+    // `done` at once with SERVER_BUSY.
     void run(const RpcMethod& method, std::shared_ptr<const google::protobuf::Message> request,
              CallContext call, std::function<void(RpcOutcome)> done);
 

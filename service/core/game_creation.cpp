@@ -19,6 +19,7 @@
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
+#include "service/core/new_game.h"
 #include "service/core/overdue_games.h"
 #include "service/core/secrets.h"
 #include "service/core/stored_codes.h"
@@ -27,21 +28,6 @@ namespace foxgeese::service {
 namespace {
 
 using storage::GameRow;
-
-// A CreateGame request, checked: what the new game will be.
-struct NewGame {
-    const Variant* variant = nullptr;
-    std::string start_code;
-    std::string start_key;  // repetition key of the start position
-    int start_geese = 0;
-    int ply = 0;
-    int quiet_plies = 0;
-    int choice = v1::SEAT_CHOICE_RANDOM;
-    storage::Visibility visibility = storage::Visibility::kPrivate;
-    v1::TimeControl time_control;
-    int bot_level = 0;         // 0: the other seat is for a person
-    std::string request_hash;  // empty without a request_id
-};
 
 std::optional<ServiceError> check_seat_request_id(const std::string& request_id) {
     if (request_id.empty() || is_random_uuid(request_id)) return std::nullopt;
@@ -118,12 +104,6 @@ bool retry_still_open(const GameRow& g, v1::Seat seat, std::int64_t now_us) {
 void reissue_seat(GameRow& g, v1::Seat seat, const std::string& token_hash) {
     if (has_fox(seat)) g.seats.fox.token_hash = token_hash;
     if (has_geese(seat)) g.seats.geese.token_hash = token_hash;
-}
-
-int random_bit() {
-    unsigned char b = 0;
-    if (RAND_bytes(&b, 1) != 1) throw std::runtime_error("the system random generator failed");
-    return b & 1;
 }
 
 v1::Seat seat_for(int choice) {
@@ -206,18 +186,11 @@ ServiceResult<NewGame> check_create_request(const v1::CreateGameRequest& request
         }
         game.bot_level = request.bot_level();
     }
-    // Checked on a scratch row; the new game's row gets the same again.
-    storage::GameRow scratch;
-    const auto first_move_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(service_options.first_move_timeout)
-            .count();
-    if (auto e = apply_time_control(request.time_control(), first_move_ms, scratch)) return *e;
-    game.time_control = time_control_view(scratch);
-    game.start_code = format_position_code(start);
-    game.start_key = format_repetition_key(start);
-    game.start_geese = start.geese_count();
-    game.ply = start.ply();
-    game.quiet_plies = start.quiet_plies();
+    ServiceResult<v1::TimeControl> control =
+        checked_time_control(request.time_control(), service_options);
+    if (!control.ok()) return control.error();
+    game.time_control = control.value();
+    set_start(game, start);
     game.request_hash = request_hash_of("create", request.request_id());
     return game;
 }
@@ -256,6 +229,53 @@ ServiceError too_many_bot_games(const GameServiceOptions& options) {
 }
 
 }  // namespace
+
+void set_start(NewGame& game, const Position& start) {
+    game.start_code = format_position_code(start);
+    game.start_key = format_repetition_key(start);
+    game.start_geese = start.geese_count();
+    game.ply = start.ply();
+    game.quiet_plies = start.quiet_plies();
+}
+
+ServiceResult<v1::TimeControl> checked_time_control(const v1::TimeControl& control,
+                                                    const GameServiceOptions& options) {
+    // Checked on a scratch row; the new game's row gets the same again.
+    storage::GameRow scratch;
+    const auto first_move_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(options.first_move_timeout).count();
+    if (auto e = apply_time_control(control, first_move_ms, scratch)) return *e;
+    return time_control_view(scratch);
+}
+
+storage::GameRow new_game_row(const NewGame& wanted, std::int64_t now_us,
+                              const GameServiceOptions& options) {
+    GameRow g;
+    g.game_id = new_game_id();
+    g.variant = std::string(wanted.variant->name());
+    if (wanted.variant->has_options()) {
+        g.geese_option = wanted.variant->geese_option();
+        g.geese_sideways = wanted.variant->geese_sideways();
+    }
+    g.visibility = wanted.visibility;
+    g.start_position = wanted.start_code;
+    g.start_geese = wanted.start_geese;
+    g.position = wanted.start_code;
+    g.ply = wanted.ply;
+    g.start_ply = wanted.ply;
+    g.quiet_plies = wanted.quiet_plies;
+    const auto first_move_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(options.first_move_timeout).count();
+    apply_time_control(wanted.time_control, first_move_ms, g);
+    g.created_us = g.updated_us = now_us;
+    return g;
+}
+
+int random_bit() {
+    unsigned char b = 0;
+    if (RAND_bytes(&b, 1) != 1) throw std::runtime_error("the system random generator failed");
+    return b & 1;
+}
 
 std::int64_t GameService::retry_until(std::int64_t now_us) const {
     return now_us +
@@ -320,14 +340,7 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                 const std::string token = new_seat_token();
                 const std::string invite = new_invite_code();
                 const v1::Seat seat = seat_for(wanted.choice);
-                GameRow g;
-                g.game_id = new_game_id();
-                g.variant = std::string(wanted.variant->name());
-                if (wanted.variant->has_options()) {
-                    g.geese_option = wanted.variant->geese_option();
-                    g.geese_sideways = wanted.variant->geese_sideways();
-                }
-                g.visibility = wanted.visibility;
+                GameRow g = new_game_row(wanted, now, options_);
                 if (wanted.bot_level != 0) {
                     g.bot.side = bot_side_for(seat);
                     g.bot.level = wanted.bot_level;
@@ -335,21 +348,10 @@ ServiceResult<v1::CreateGameResponse> GameService::create_game(const v1::CreateG
                 g.state = seat == v1::SEAT_BOTH || g.bot.side != storage::Side::kNone
                               ? storage::GameState::kActive
                               : storage::GameState::kWaiting;
-                g.start_position = wanted.start_code;
-                g.start_geese = wanted.start_geese;
-                g.position = wanted.start_code;
-                g.ply = wanted.ply;
-                g.start_ply = wanted.ply;
-                g.quiet_plies = wanted.quiet_plies;
-                const auto first_move_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                               options_.first_move_timeout)
-                                               .count();
-                apply_time_control(wanted.time_control, first_move_ms, g);
                 give_seat(g, seat, sha256_hex(token), wanted.request_hash,
                           wanted.request_hash.empty() ? 0 : retry_until(now));
                 g.seats.invite_code_hash = sha256_hex(invite);
                 g.create_request_hash = wanted.request_hash;
-                g.created_us = g.updated_us = now;
                 if (g.state == storage::GameState::kActive) {
                     start_turn(g, now);
                 } else {

@@ -4,9 +4,10 @@
 // transports call it through the RPC table (rpc_table.h), so both give the
 // same answers. The methods live in one file per concern: game_reads.cpp,
 // game_creation.cpp, make_move.cpp, seat_actions.cpp, game_record_rpcs.cpp,
-// analysis_rpcs.cpp.
+// analysis_rpcs.cpp, seek_game.cpp.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -21,6 +22,7 @@
 #include "service/core/move_judgement.h"
 #include "service/core/rate_limits.h"
 #include "service/core/seat_auth.h"
+#include "service/core/seek_waiters.h"
 #include "service/core/service_error.h"
 #include "service/runtime/metrics.h"
 #include "storage/game_store.h"
@@ -125,6 +127,31 @@ class GameService {
         const v1::AnalyzePositionRequest& request, const CallContext& call);
     ServiceResult<v1::AnalyzeGameResponse> analyze_game(const v1::AnalyzeGameRequest& request,
                                                         const CallContext& call);
+    // Answers through `done`: at once when an opponent waits (or the request
+    // is refused), else later, when a pairing, the end of the wait or the
+    // caller leaving ends it (seek_game.cpp).
+    using SeekDone = std::function<void(ServiceResult<v1::SeekGameResponse>)>;
+    void seek_game(const v1::SeekGameRequest& request, const CallContext& call, SeekDone done);
+
+    // A seek was paired (on any replica): its waiter here, if any, is
+    // answered with its game.
+    void seek_paired(const std::string& seek_id);
+    // Ends the waits that are over on the Clock or whose caller left, and
+    // withdraws their seeks: the replica calls it every 100 ms, tests when
+    // they move their clock.
+    void end_due_seeks();
+    // Ends every wait (the replica is stopping): a seek already claimed is
+    // answered with its game, the others withdrawn with SHUTTING_DOWN, so
+    // that their clients seek again on another replica.
+    void end_all_seeks();
+    // Seekers waiting on this replica.
+    std::size_t seeks_waiting() const { return seek_waiters_.size(); }
+    // Where waits are answered (each reads and writes the database): the
+    // replica's work queue, which may refuse (then here and now). Unset:
+    // here and now.
+    void set_seek_runner(std::function<bool(std::function<void()>)> runner) {
+        seek_runner_ = std::move(runner);
+    }
 
     // The bot's move in a game at `ply`, by the same path as a player's
     // MakeMove (checks, one write, events, watchers); PLY_MISMATCH when the
@@ -183,6 +210,11 @@ class GameService {
     using AnalysisLease = std::unique_ptr<AnalysisSlots::Lease>;
     ServiceResult<AnalysisLease> lease_analysis(const CallContext& call);
 
+    // Answers a waiter taken out of seek_waiters_ (seek_game.cpp).
+    // A seek withdrawn unpaired is answered with `unpaired`, else with
+    // SEEK_RESULT_NO_OPPONENT.
+    void answer_seek(SeekWaiter waiter, std::optional<ServiceError> unpaired = std::nullopt);
+
     storage::GameStore& store_;
     storage::PresenceStore& presence_;
     Clock& clock_;
@@ -197,6 +229,9 @@ class GameService {
     std::function<void()> bot_turn_listener_;
     AnalysisSlots analysis_slots_;
     storage::MoveContextCache move_cache_;
+    SeekWaiters seek_waiters_;
+    std::atomic<bool> seeks_closed_{false};  // end_all_seeks() was called
+    std::function<bool(std::function<void()>)> seek_runner_;
 };
 
 }  // namespace foxgeese::service

@@ -18,6 +18,7 @@ struct Binding {
     const pb::Descriptor* request_type;
     std::function<MessagePtr()> new_request;
     decltype(RpcMethod::call) call;
+    decltype(RpcMethod::start) start;
 };
 
 template <class Request>
@@ -72,12 +73,35 @@ Binding unary(ServiceResult<Response> (GameService::*method)(const Request&, con
                 std::string game_id = game_of_call(request, &outcome.value());
                 return {MessagePtr(std::make_unique<Response>(std::move(outcome.value()))),
                         std::move(game_id)};
+            },
+            nullptr};
+}
+
+// A unary RPC whose method answers through a callback, possibly later.
+template <class Request, class Response>
+Binding answered_later(void (GameService::*method)(const Request&, const CallContext&,
+                                                   std::function<void(ServiceResult<Response>)>)) {
+    return {Request::descriptor(), make_request<Request>(), nullptr,
+            [method](GameService& service, const pb::Message& message, const CallContext& call,
+                     const RpcMethod::Done& done) {
+                const auto& request = static_cast<const Request&>(message);
+                if (auto e = check_single_authorization(call))
+                    return done({*e, game_of_call<Request, Response>(request, nullptr)});
+                const std::string request_game = game_of_call<Request, Response>(request, nullptr);
+                (service.*method)(request, call, [done, request_game](ServiceResult<Response> r) {
+                    if (!r.ok()) return done({r.error(), request_game});
+                    std::string game_id = request_game;
+                    if (game_id.empty() && r.value().has_game())
+                        game_id = game_id_in(r.value().game());
+                    done({MessagePtr(std::make_unique<Response>(std::move(r.value()))),
+                          std::move(game_id)});
+                });
             }};
 }
 
 template <class Request>
 Binding streaming() {
-    return {Request::descriptor(), make_request<Request>(), nullptr};
+    return {Request::descriptor(), make_request<Request>(), nullptr, nullptr};
 }
 
 const std::map<std::string, Binding>& bindings() {
@@ -104,6 +128,7 @@ const std::map<std::string, Binding>& bindings() {
         {"WatchGame", streaming<v1::WatchGameRequest>()},
         {"AnalyzePosition", unary(&GameService::analyze_position)},
         {"AnalyzeGame", unary(&GameService::analyze_game)},
+        {"SeekGame", answered_later(&GameService::seek_game)},
     };
     return table;
 }
@@ -122,9 +147,9 @@ std::vector<RpcMethod> build_methods() {
         const Binding& binding = it->second;
         if (binding.request_type != method->input_type())
             throw std::logic_error(method->full_name() + ": the RPC table's request type differs");
-        if (static_cast<bool>(binding.call) == method->server_streaming())
+        if (static_cast<bool>(binding.call || binding.start) == method->server_streaming())
             throw std::logic_error(method->full_name() + ": the RPC table disagrees on streaming");
-        methods.push_back(RpcMethod{method, binding.new_request, binding.call});
+        methods.push_back(RpcMethod{method, binding.new_request, binding.call, binding.start});
     }
     return methods;
 }

@@ -35,12 +35,18 @@ struct RpcMethod {
     std::function<MessagePtr()> new_request;
     // The unary call, with the call-level checks (one authorization value);
     // empty for the server-streaming WatchGame, which the transports serve
-    // through the watch hub.
+    // through the watch hub, and for `start` below.
     std::function<RpcOutcome(GameService&, const google::protobuf::Message&, const CallContext&)>
         call;
+    // A unary call that answers later instead (SeekGame, which waits for an
+    // opponent without holding a worker): it calls `done` exactly once, on
+    // any thread. Set instead of `call`.
+    using Done = std::function<void(RpcOutcome)>;
+    std::function<void(GameService&, const google::protobuf::Message&, const CallContext&, Done)>
+        start;
 
     const std::string& name() const { return descriptor->name(); }
-    bool streaming() const { return !call; }
+    bool streaming() const { return !call && !start; }
 };
 
 // The service's descriptor, as compiled in.

@@ -98,25 +98,26 @@ void HttpDispatch::call(const std::shared_ptr<HttpConnection>& connection, Route
     const bool queued =
         envelope_.post([this, connection, match = std::move(match), query = std::move(query),
                         body = std::move(body), context = std::move(context), version, &rpc] {
-            Reply reply;
             try {
                 auto built = routes_.build_request(match, query, body);
-                if (!built.ok()) {
-                    reply = error_reply(built.error(), rpc, version);
-                } else {
-                    RpcOutcome outcome = envelope_.call(*match.route->rpc, *built.value(), context);
-                    reply = outcome.response.ok()
-                                ? message_reply(*outcome.response.value(), rpc, version)
-                                : error_reply(outcome.response.error(), rpc, version);
-                    reply.game_id = std::move(outcome.game_id);
-                }
+                if (!built.ok())
+                    return connection->send_from_worker(error_reply(built.error(), rpc, version));
+                // The answer may come later, from another thread (SeekGame).
+                envelope_.call(*match.route->rpc, *built.value(), context,
+                               [connection, version, &rpc](RpcOutcome outcome) {
+                                   Reply reply =
+                                       outcome.response.ok()
+                                           ? message_reply(*outcome.response.value(), rpc, version)
+                                           : error_reply(outcome.response.error(), rpc, version);
+                                   reply.game_id = std::move(outcome.game_id);
+                                   connection->send_from_worker(std::move(reply));
+                               });
             } catch (const std::exception& e) {
                 spdlog::error("http: request failed: {}", e.what());
-                reply = error_reply(
+                connection->send_from_worker(error_reply(
                     transport_error(StatusCode::kInternal, "INTERNAL", "internal error"), kNoRpc,
-                    version);
+                    version));
             }
-            connection->send_from_worker(std::move(reply));
         });
     if (!queued) connection->send(error_reply(server_busy(), rpc, version));
 }

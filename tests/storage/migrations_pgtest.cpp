@@ -132,7 +132,8 @@ TEST(Migrations, TheColumnsForReadersFillInForGamesStoredBefore) {
             fox_to_move);
         tx.commit();
     }
-    EXPECT_EQ(apply_migrations(url).applied, std::vector<std::string>{"0014_columns_for_readers"});
+    EXPECT_EQ(apply_migrations(url).applied,
+              (std::vector<std::string>{"0014_columns_for_readers", "0015_seeks"}));
 
     pqxx::nontransaction tx(connection);
     const auto side_to_move = [&](const std::string& id) {

@@ -53,6 +53,7 @@ void MemoryStore::announce(const Announcements& changes) {
 long MemoryStore::count_rows(const std::string& table) const {
     std::lock_guard lock(mutex_);
     if (table == "games") return static_cast<long>(games_.size());
+    if (table == "seeks") return static_cast<long>(seeks_.size());
     long rows = 0;
     for (const auto& [id, g] : games_) {
         if (table == "moves") {
@@ -493,6 +494,64 @@ storage::GamePage MemoryStore::list_games(
     if (static_cast<int>(rows.size()) > limit && !page.games.empty())
         page.next_after = key(page.games.back().game);
     return page;
+}
+
+void MemoryStore::listen_for_seeks(std::function<void(const std::string& seek_id)> listener) {
+    std::lock_guard lock(listeners_mutex_);
+    seek_listener_ = std::move(listener);
+}
+
+MemoryStore::PlacedSeek MemoryStore::place_seek(const storage::SeekRow& mine,
+                                                const std::string& start_position_key,
+                                                const GameForSeek& make_game,
+                                                const storage::CallBudget& budget) {
+    PlacedSeek placed;
+    {
+        std::lock_guard lock(mutex_);
+        const std::int64_t now = mine.created_us;
+        std::erase_if(seeks_, [&](const Seek& s) {
+            return (s.row.pool == mine.pool || s.row.client_key == mine.client_key) &&
+                   s.row.expires_us <= now &&
+                   (s.game_id.empty() || s.row.expires_us <= now - 60'000'000);
+        });
+        const auto waiting = std::find_if(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
+            return s.row.pool == mine.pool && s.game_id.empty() && s.row.expires_us > now;
+        });
+        if (waiting != seeks_.end()) {
+            placed.placement = SeekPlacement::kPaired;
+            placed.claimed = waiting->row;
+            placed.game = make_game(placed.claimed);
+            if (conflicts(placed.game))
+                throw std::runtime_error("a paired game's new id was taken");
+            storage::require_caller(budget);
+            insert(placed.game, start_position_key);
+            waiting->game_id = placed.game.game_id;
+        } else if (std::any_of(seeks_.begin(), seeks_.end(), [&](const Seek& s) {
+                       return s.row.client_key == mine.client_key && s.game_id.empty();
+                   })) {
+            placed.placement = SeekPlacement::kClientBusy;
+        } else {
+            storage::require_caller(budget);
+            seeks_.push_back(Seek{mine, ""});
+            placed.placement = SeekPlacement::kWaiting;
+        }
+    }
+    if (placed.placement == SeekPlacement::kPaired) {
+        std::lock_guard lock(listeners_mutex_);
+        if (seek_listener_) seek_listener_(placed.claimed.seek_id);
+    }
+    return placed;
+}
+
+std::optional<std::string> MemoryStore::remove_seek(const std::string& seek_id,
+                                                    const storage::CallBudget&) {
+    std::lock_guard lock(mutex_);
+    const auto it = std::find_if(seeks_.begin(), seeks_.end(),
+                                 [&](const Seek& s) { return s.row.seek_id == seek_id; });
+    if (it == seeks_.end()) return std::nullopt;
+    std::string game_id = it->game_id;
+    seeks_.erase(it);
+    return game_id;
 }
 
 std::optional<std::string> MemoryStore::find_game_analysis(const std::string& game_id, int ply,

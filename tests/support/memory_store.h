@@ -82,6 +82,14 @@ class MemoryStore final : public storage::GameStore,
                                  int limit,
                                  const std::optional<std::pair<std::int64_t, std::string>>& after,
                                  const storage::CallBudget& budget = {}) override;
+    PlacedSeek place_seek(const storage::SeekRow& mine, const std::string& start_position_key,
+                          const GameForSeek& make_game,
+                          const storage::CallBudget& budget = {}) override;
+    std::optional<std::string> remove_seek(const std::string& seek_id,
+                                           const storage::CallBudget& budget = {}) override;
+    // Hears the id of each seek claimed (what NOTIFY on the seeks channel
+    // tells on PostgreSQL); one listener, set before seeking.
+    void listen_for_seeks(std::function<void(const std::string& seek_id)> listener);
     std::optional<std::string> find_game_analysis(const std::string& game_id, int ply,
                                                   const storage::CallBudget& budget = {}) override;
     std::string insert_game_analysis(const std::string& game_id, int ply,
@@ -161,6 +169,12 @@ class MemoryStore final : public storage::GameStore,
     std::int64_t last_version_ = 0;
     std::map<std::tuple<std::string, storage::Side, std::string>, PresenceRow> presence_;
     std::map<SeatKey, std::int64_t> departures_;
+    struct Seek {
+        storage::SeekRow row;
+        std::string game_id;  // set when paired
+    };
+    std::vector<Seek> seeks_;  // oldest first
+    std::function<void(const std::string&)> seek_listener_;
     std::mutex listeners_mutex_;
     std::map<int, Listener> listeners_;
     int next_listener_ = 0;

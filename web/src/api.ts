@@ -17,6 +17,14 @@ export type Presence = Schemas["foxgeese.v1.Presence"];
 export type CreateGameRequest = Schemas["foxgeese.v1.CreateGameRequest"];
 export type CreateGameResponse = Schemas["foxgeese.v1.CreateGameResponse"] & { game: Game };
 export type JoinGameResponse = Schemas["foxgeese.v1.JoinGameResponse"] & { game: Game };
+export type SeekGameRequest = Schemas["foxgeese.v1.SeekGameRequest"];
+// A seat this device was given: by CreateGame, JoinGame or a pairing.
+export interface TakenSeat {
+    game: Game;
+    seat: Seat;
+    seatToken: string;
+    inviteCode?: string;
+}
 export type ListMovesResponse = Schemas["foxgeese.v1.ListMovesResponse"] & { game: Game };
 export type WatchEvent = Schemas["foxgeese.v1.WatchGameResponse"];
 export type TimeControl = Schemas["foxgeese.v1.TimeControl"];
@@ -102,13 +110,14 @@ export class Api {
         return this.base + path;
     }
 
-    private async call<T>(method: "GET" | "POST", path: string, body?: unknown, token?: string): Promise<T> {
+    private async call<T>(method: "GET" | "POST", path: string, body?: unknown, token?: string, signal?: AbortSignal): Promise<T> {
         let response: Response;
         try {
             response = await fetch(this.url(path), {
                 method,
                 headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...authorization(token) },
                 body: body === undefined ? null : JSON.stringify(body),
+                signal: signal ?? null,
             });
         } catch (e) {
             throw new ApiError(0, "NETWORK", `cannot reach the server: ${String(e)}`);
@@ -127,6 +136,16 @@ export class Api {
     async createGame(request: CreateGameRequest): Promise<CreateGameResponse> {
         const reply = await this.call<Schemas["foxgeese.v1.CreateGameResponse"]>("POST", "/v1/games", { ...request, requestId: uuid4() });
         return { ...reply, game: present(reply.game, "game") };
+    }
+
+    // Quick pairing, a long poll of up to the wait (20 s by default): the
+    // seat of the game when someone asked for the same, undefined when
+    // nobody came. Aborting `signal` closes the request: the server then
+    // withdraws the seek.
+    async seekGame(request: SeekGameRequest, signal: AbortSignal): Promise<TakenSeat | undefined> {
+        const reply = await this.call<Schemas["foxgeese.v1.SeekGameResponse"]>("POST", "/v1/games:seek", request, undefined, signal);
+        if (reply.result !== "SEEK_RESULT_PAIRED") return undefined;
+        return { game: present(reply.game, "game"), seat: reply.seat, seatToken: reply.seatToken };
     }
 
     async joinGame(gameId: string, inviteCode: string): Promise<JoinGameResponse> {

@@ -95,6 +95,9 @@ function wire(): void {
     on("variant", "change", () => home()?.renderOptions());
     on("create", "click", () => void home()?.create());
     on("import-button", "click", () => void home()?.importRecord());
+    on("seek-cancel", "click", () => home()?.quick.stop());
+    on("seek-bot", "click", () => void home()?.quick.playComputer());
+    on("seek-again", "click", () => void home()?.quick.seekAgain());
 
     // A game.
     on("join", "click", () => void game()?.join());

@@ -1,14 +1,16 @@
-// The home page: a new game against a friend (a share link) or the computer
+// The home page: "Play now" (quick pairing, quick.ts); a new game against a
+// friend (a share link) or the computer
 // (level 1-8), with any variant, its options, a seat and a time control; the
 // lobby of open public games and the games being played, both kept current
 // by asking ListGames every few seconds; recently finished games; importing
 // a game record.
-import type { CreateGameRequest, Game, GameListFilter, GameOptions, SeatChoice, TimeControl } from "./api.js";
+import type { CreateGameRequest, Game, GameListFilter, GameOptions, SeatChoice, TakenSeat, TimeControl } from "./api.js";
 import { drawBoard, piecesOf } from "./board.js";
 import { timeControlText } from "./clock.js";
 import { $, clearError, el, showError, svgById } from "./dom.js";
 import type { PageContext } from "./context.js";
 import { t, type Key } from "./i18n.js";
+import { QuickPairing } from "./quick.js";
 import { heldSeat, holdSeat } from "./seats.js";
 import { sideName, shortResult } from "./words.js";
 
@@ -31,7 +33,11 @@ export class HomePage {
     private closed = false;
     private shownLists = new Map<string, string>();
 
-    constructor(private readonly context: PageContext) {}
+    readonly quick: QuickPairing;
+
+    constructor(private readonly context: PageContext) {
+        this.quick = new QuickPairing(context, (taken) => this.openSeat(taken));
+    }
 
     open(): void {
         $("home").hidden = false;
@@ -46,6 +52,7 @@ export class HomePage {
 
     close(): void {
         this.closed = true;
+        this.quick.stop();
         window.clearInterval(this.poller);
         $("home").hidden = true;
     }
@@ -65,6 +72,7 @@ export class HomePage {
             return group;
         }));
         timeSelect.value = time;
+        this.quick.render();
         this.renderOptions();
     }
 
@@ -139,13 +147,17 @@ export class HomePage {
         if (time) request.timeControl = time;
         if (computer) request.botLevel = Number($<HTMLSelectElement>("level").value);
         try {
-            const created = await this.context.api.createGame(request);
-            holdSeat(created.game.gameId, { seat: created.seat, token: created.seatToken });
-            const invite = created.inviteCode ? `&invite=${encodeURIComponent(created.inviteCode)}` : "";
-            this.context.navigate(`game=${encodeURIComponent(created.game.gameId)}${invite}`);
+            this.openSeat(await this.context.api.createGame(request));
         } catch (e) {
             showError(e);
         }
+    }
+
+    // A seat this device was given (a new game, a pairing): kept, then its game.
+    private openSeat(taken: TakenSeat): void {
+        holdSeat(taken.game.gameId, { seat: taken.seat, token: taken.seatToken });
+        const invite = taken.inviteCode ? `&invite=${encodeURIComponent(taken.inviteCode)}` : "";
+        this.context.navigate(`game=${encodeURIComponent(taken.game.gameId)}${invite}`);
     }
 
     async join(gameId: string): Promise<void> {

@@ -181,6 +181,13 @@ const en = {
     "analysis.before": "Best score",
     "analysis.after": "After the move",
     "analysis.mark": "Mark",
+    "home.playNow": "Play now",
+    "home.playNowHint": "Meet the next player who asks for the same game. If nobody comes within 20 seconds, you may play the computer instead.",
+    "home.seeking": "Looking for an opponent: {game}…",
+    "home.noOpponent": "No opponent came in time: {game}.",
+    "home.seekCancel": "Stop looking",
+    "home.seekBot": "Play the computer instead",
+    "home.seekAgain": "Keep looking",
 } as const;
 
 export type Key = keyof typeof en;
@@ -360,6 +367,13 @@ const el: Table = {
     "analysis.before": "Καλύτερη αξιολόγηση",
     "analysis.after": "Μετά την κίνηση",
     "analysis.mark": "Σημείωση",
+    "home.playNow": "Παίξτε τώρα",
+    "home.playNowHint": "Συναντήστε τον επόμενο παίκτη που ζητά το ίδιο παιχνίδι. Αν δεν έρθει κανείς μέσα σε 20 δευτερόλεπτα, μπορείτε να παίξετε με τον υπολογιστή.",
+    "home.seeking": "Αναζήτηση αντιπάλου: {game}…",
+    "home.noOpponent": "Δεν βρέθηκε αντίπαλος εγκαίρως: {game}.",
+    "home.seekCancel": "Διακοπή αναζήτησης",
+    "home.seekBot": "Παίξτε με τον υπολογιστή",
+    "home.seekAgain": "Συνέχεια αναζήτησης",
 };
 
 const pl: Table = {
@@ -536,6 +550,13 @@ const pl: Table = {
     "analysis.before": "Najlepsza ocena",
     "analysis.after": "Po ruchu",
     "analysis.mark": "Uwaga",
+    "home.playNow": "Graj teraz",
+    "home.playNowHint": "Zagraj z następną osobą, która wybierze tę samą grę. Jeśli nikt nie przyjdzie w ciągu 20 sekund, możesz zagrać z komputerem.",
+    "home.seeking": "Szukanie przeciwnika: {game}…",
+    "home.noOpponent": "Nikt nie przyszedł na czas: {game}.",
+    "home.seekCancel": "Przestań szukać",
+    "home.seekBot": "Zagraj z komputerem",
+    "home.seekAgain": "Szukaj dalej",
 };
 
 const tr: Table = {
@@ -712,6 +733,13 @@ const tr: Table = {
     "analysis.before": "En iyi değer",
     "analysis.after": "Hamleden sonra",
     "analysis.mark": "İşaret",
+    "home.playNow": "Hemen oyna",
+    "home.playNowHint": "Aynı oyunu isteyen bir sonraki oyuncuyla eşleşin. 20 saniye içinde kimse gelmezse bilgisayara karşı oynayabilirsiniz.",
+    "home.seeking": "Rakip aranıyor: {game}…",
+    "home.noOpponent": "Zamanında rakip gelmedi: {game}.",
+    "home.seekCancel": "Aramayı durdur",
+    "home.seekBot": "Bunun yerine bilgisayara karşı oyna",
+    "home.seekAgain": "Aramaya devam et",
 };
 
 const nb: Table = {
@@ -888,6 +916,13 @@ const nb: Table = {
     "analysis.before": "Beste vurdering",
     "analysis.after": "Etter trekket",
     "analysis.mark": "Merke",
+    "home.playNow": "Spill nå",
+    "home.playNowHint": "Møt neste spiller som ber om det samme partiet. Kommer ingen innen 20 sekunder, kan du spille mot datamaskinen i stedet.",
+    "home.seeking": "Leter etter en motstander: {game} …",
+    "home.noOpponent": "Ingen motstander kom i tide: {game}.",
+    "home.seekCancel": "Slutt å lete",
+    "home.seekBot": "Spill mot datamaskinen i stedet",
+    "home.seekAgain": "Let videre",
 };
 
 const tables: Record<Language, Table> = { en, el, pl, tr, nb };

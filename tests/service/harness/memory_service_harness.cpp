@@ -19,6 +19,9 @@ MemoryReplica::MemoryReplica(const service::ReplicaOptions& options, MemoryStore
     bots_ = std::make_unique<service::BotWorker>(*logic_, store, clock_, hub_->server_id(),
                                                  options.bot, &metrics_);
     logic_->set_bot_turn_listener([this] { bots_->wake(); });
+    // The last replica started hears the pairings (one listener per store).
+    store.listen_for_seeks(
+        [logic = logic_.get()](const std::string& id) { logic->seek_paired(id); });
     const int workers =
         options.worker_threads > 0 ? options.worker_threads : 2 * options.db_pool_size;
     work_ = std::make_unique<service::WorkQueue>(workers, 4096);
@@ -48,6 +51,8 @@ void MemoryReplica::shutdown() {
     if (stopped_) return;
     stopped_ = true;
     sweeper_->stop();
+    store_.listen_for_seeks(nullptr);
+    logic_->end_all_seeks();
     bots_->stop();
     hub_->stop();
     server_->Shutdown(std::chrono::system_clock::now() + options_.drain_timeout);

@@ -486,6 +486,20 @@ Reply<v1::CreateGameResponse> ServiceClient::create_forwarded(const v1::CreateGa
     return reply;
 }
 
+Reply<v1::SeekGameResponse> ServiceClient::seek(const v1::SeekGameRequest& request,
+                                                const std::string& forwarded_for,
+                                                grpc::ClientContext* context) {
+    std::unique_ptr<grpc::ClientContext> own;
+    if (context == nullptr) {
+        own = context_for(Auth::none());
+        context = own.get();
+    }
+    if (!forwarded_for.empty()) context->AddMetadata("x-forwarded-for", forwarded_for);
+    Reply<v1::SeekGameResponse> reply;
+    reply.status = stub_->SeekGame(context, request, &reply.response);
+    return reply;
+}
+
 Reply<v1::AnalyzePositionResponse> ServiceClient::analyze_position(
     const v1::AnalyzePositionRequest& request, const std::string& forwarded_for) {
     auto context = context_for(Auth::none());

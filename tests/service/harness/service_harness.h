@@ -100,6 +100,13 @@ class ServiceClient {
     Reply<v1::CreateGameResponse> create_forwarded(const v1::CreateGameRequest& request,
                                                    const std::string& forwarded_for);
 
+    // SeekGame, as if relayed with this X-Forwarded-For when not empty; on
+    // `context` when given (a test may cancel it meanwhile; it sets no
+    // deadline of its own then).
+    Reply<v1::SeekGameResponse> seek(const v1::SeekGameRequest& request,
+                                     const std::string& forwarded_for = "",
+                                     grpc::ClientContext* context = nullptr);
+
   private:
     std::shared_ptr<grpc::Channel> channel_;
     std::unique_ptr<v1::FoxGeeseService::Stub> stub_;
