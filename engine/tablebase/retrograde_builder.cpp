@@ -1,7 +1,6 @@
 #include "engine/tablebase/retrograde_builder.h"
 
 #include <algorithm>
-#include <array>
 #include <cassert>
 #include <stdexcept>
 
@@ -11,14 +10,13 @@ namespace foxgeese::tablebase {
 
 namespace {
 
-constexpr std::uint8_t kUnsolved = 255;
 constexpr int kLongestValue = 254;
+constexpr std::uint64_t kProgressEvery = 1 << 16;
 
 const Board& board() {
     return Board::cross33();
 }
 
-// The fox's place among the empty points: its slot in a layer's row.
 int slot(Bitboard empty, int point) {
     return count(empty & (bit(point) - 1));
 }
@@ -62,129 +60,172 @@ void walk_jumps(int at, Bitboard geese, Bitboard empty, Bitboard taken, Visit& v
     }
 }
 
+// The canonical sets of a layer from the highest rank down, or up.
+template <class Visit>
+void for_each_canonical_descending(const GooseSetIndex& sets, const MirrorIndex& index,
+                                   Visit&& visit) {
+    const int k = index.geese();
+    const std::uint64_t last = sets.count(k) - 1;
+    const Bitboard all = board().all_points();
+    // The complements of the sets come in increasing order: the sets in
+    // decreasing order.
+    for_each_set_ascending(sets.points(), sets.points() - k, [&](std::uint64_t r, Bitboard free) {
+        const std::uint64_t rank = last - r;
+        if (index.is_canonical(rank)) visit(rank, all & ~free);
+    });
+}
+
+template <class Visit>
+void for_each_canonical_ascending(const GooseSetIndex& sets, const MirrorIndex& index,
+                                  Visit&& visit) {
+    for_each_set_ascending(sets.points(), index.geese(), [&](std::uint64_t rank, Bitboard geese) {
+        if (index.is_canonical(rank)) visit(rank, geese);
+    });
+}
+
 }  // namespace
 
-// Solves one layer, a goose set at a time from the highest rank down.
-class LayerBuilder {
-  public:
-    LayerBuilder(RetrogradeTables& tables, int geese)
-        : tables_(tables),
-          geese_(geese),
-          width_(static_cast<std::uint64_t>(board().point_count() - geese)),
-          fox_to_move_(tables.layer(geese, Side::kFox)),
-          geese_to_move_(tables.layer(geese, Side::kGeese)) {}
+std::uint64_t LayerView::width() const {
+    return static_cast<std::uint64_t>(board().point_count() - geese);
+}
 
-    void solve_set(std::uint64_t rank) {
-        const Bitboard geese = tables_.sets().unrank(rank, geese_);
-        const Bitboard empty = board().all_points() & ~geese;
-        const std::uint64_t row = rank * width_;
-        collect_goose_steps(geese);
-        // Geese to move: each step leads to a set of a higher rank, solved.
-        for (Bitboard foxes = empty; foxes;) {
-            const int fox = pop_lowest(foxes);
-            ValueFold fold;
-            for (const GooseStep& step : steps_) {
-                if (step.to == fox) continue;
-                fold.add(fox_to_move_[step.row + slot(step.empty, fox)]);
-            }
-            geese_to_move_[row + slot(empty, fox)] = fold.value();
-        }
-        // Fox to move: a step leads to this set with the geese to move (just
-        // solved), a capture to a smaller layer (solved before this one).
-        for (Bitboard foxes = empty; foxes;) {
-            const int fox = pop_lowest(foxes);
-            ValueFold fold;
-            for (Bitboard to = board().links_from(fox) & empty; to;)
-                fold.add(geese_to_move_[row + slot(empty, pop_lowest(to))]);
-            auto capture = [&](int land, Bitboard taken) {
-                const int left = geese_ - count(taken);
-                if (left < RetrogradeTables::kFewestGeese) {
-                    fold.add(0);  // the fox has won: the geese, to move, have lost
-                    return;
-                }
-                const Bitboard rest = geese & ~taken;
-                fold.add(tables_.layer(left, Side::kGeese)[tables_.index(rest, land)]);
-            };
-            walk_jumps(fox, geese, empty, 0, capture);
-            fox_to_move_[row + slot(empty, fox)] = fold.value();
-        }
-    }
+std::uint64_t layer_positions(const MirrorIndex& index) {
+    return index.canonical_count() *
+           static_cast<std::uint64_t>(board().point_count() - index.geese());
+}
 
-  private:
-    // A goose step of the set being solved, with where its successor's row is.
-    struct GooseStep {
-        int to;
-        std::uint64_t row;
-        Bitboard empty;  // the successor's empty points
-    };
-
-    void collect_goose_steps(Bitboard geese) {
-        steps_.clear();
-        for (Bitboard from = geese; from;) {
-            const int goose = pop_lowest(from);
-            for (const Direction d : {kNorthWest, kNorth, kNorthEast}) {
-                const int to = board().neighbour(goose, d);
-                if (to == kNoPoint || has(geese, to)) continue;
-                const Bitboard after = (geese & ~bit(goose)) | bit(to);
-                steps_.push_back(
-                    {to, tables_.sets().rank(after) * width_, board().all_points() & ~after});
-            }
-        }
-    }
-
-    RetrogradeTables& tables_;
-    int geese_;
-    std::uint64_t width_;
-    std::vector<std::uint8_t>& fox_to_move_;
-    std::vector<std::uint8_t>& geese_to_move_;
-    std::vector<GooseStep> steps_;
+// A goose step of the set being solved: where it goes, and the set after it.
+struct LayerBuilder::GooseStep {
+    int to;
+    Bitboard after;
 };
 
-RetrogradeTables::RetrogradeTables(int max_geese)
-    : max_geese_(max_geese), sets_(board().point_count()), layers_(max_geese + 1) {}
+LayerBuilder::LayerBuilder(const GooseSetIndex& sets, const MirrorIndex& index,
+                           std::span<const LayerView> smaller)
+    : sets_(sets),
+      index_(index),
+      smaller_(smaller),
+      geese_(index.geese()),
+      width_(static_cast<std::uint64_t>(board().point_count() - geese_)) {
+    for (int g = kFewestGeese; g < geese_; ++g)
+        if (static_cast<int>(smaller.size()) <= g || smaller[g].geese != g)
+            throw std::invalid_argument("a smaller layer is missing");
+}
+
+void LayerBuilder::collect_goose_steps(Bitboard geese) {
+    steps_.clear();
+    for (Bitboard from = geese; from;) {
+        const int goose = pop_lowest(from);
+        for (const Direction d : {kNorthWest, kNorth, kNorthEast}) {
+            const int to = board().neighbour(goose, d);
+            if (to == kNoPoint || has(geese, to)) continue;
+            steps_.push_back({to, (geese & ~bit(goose)) | bit(to)});
+        }
+    }
+}
+
+// The geese to move with the fox on `fox`: each step leads to a set of a
+// higher rank, whose fox-to-move values `layer` holds already.
+std::uint8_t LayerBuilder::geese_value(int fox, const LayerView& layer) const {
+    ValueFold fold;
+    for (const GooseStep& step : steps_) {
+        if (step.to == fox) continue;
+        fold.add(layer.at(sets_, Side::kFox, step.after, fox));
+    }
+    return fold.value();
+}
+
+std::vector<std::uint8_t> LayerBuilder::solve_fox_to_move(const PassProgress& progress) {
+    std::vector<std::uint8_t> fox_to_move(layer_positions(index_), kUnsolved);
+    const LayerView self{geese_, &index_, fox_to_move, {}};
+    const std::uint64_t total = index_.canonical_count();
+    std::uint64_t done = 0;
+    std::array<std::uint8_t, kMaxPoints> geese_to_move{};
+    for_each_canonical_descending(sets_, index_, [&](std::uint64_t rank, Bitboard geese) {
+        const Bitboard empty = board().all_points() & ~geese;
+        collect_goose_steps(geese);
+        for (Bitboard foxes = empty; foxes;) {
+            const int fox = pop_lowest(foxes);
+            geese_to_move[fox] = geese_value(fox, self);
+        }
+        const std::uint64_t row = index_.dense(rank) * width_;
+        for (Bitboard foxes = empty; foxes;) {
+            const int fox = pop_lowest(foxes);
+            ValueFold fold;
+            // A step: this set, the geese to move (just solved).
+            for (Bitboard to = board().links_from(fox) & empty; to;)
+                fold.add(geese_to_move[pop_lowest(to)]);
+            // A capture: a smaller layer, or the fox has won.
+            auto capture = [&](int land, Bitboard taken) {
+                const int left = geese_ - count(taken);
+                if (left < kFewestGeese)
+                    fold.add(0);  // the geese, to move, have lost
+                else
+                    fold.add(smaller_[left].at(sets_, Side::kGeese, geese & ~taken, land));
+            };
+            walk_jumps(fox, geese, empty, 0, capture);
+            fox_to_move[row + static_cast<std::uint64_t>(slot(empty, fox))] = fold.value();
+        }
+        if (progress && ++done % kProgressEvery == 0) progress(done, total);
+    });
+    if (progress) progress(total, total);
+    return fox_to_move;
+}
+
+std::vector<std::uint8_t> LayerBuilder::solve_geese_to_move(
+    std::span<const std::uint8_t> fox_to_move, const PassProgress& progress) {
+    std::vector<std::uint8_t> geese_to_move(layer_positions(index_), kUnsolved);
+    const LayerView self{geese_, &index_, fox_to_move, {}};
+    const std::uint64_t total = index_.canonical_count();
+    std::uint64_t done = 0;
+    for_each_canonical_ascending(sets_, index_, [&](std::uint64_t rank, Bitboard geese) {
+        const Bitboard empty = board().all_points() & ~geese;
+        collect_goose_steps(geese);
+        const std::uint64_t row = index_.dense(rank) * width_;
+        for (Bitboard foxes = empty; foxes;) {
+            const int fox = pop_lowest(foxes);
+            geese_to_move[row + static_cast<std::uint64_t>(slot(empty, fox))] =
+                geese_value(fox, self);
+        }
+        if (progress && ++done % kProgressEvery == 0) progress(done, total);
+    });
+    if (progress) progress(total, total);
+    return geese_to_move;
+}
+
+std::optional<ExactValue> probe(const GooseSetIndex& sets, std::span<const LayerView> layers,
+                                Bitboard geese, int fox, Side side) {
+    const int n = count(geese);
+    if (n < kFewestGeese || n >= static_cast<int>(layers.size()) || layers[n].index == nullptr)
+        return std::nullopt;
+    if ((geese & ~board().all_points()) != 0) return std::nullopt;
+    if (fox < 0 || fox >= board().point_count() || has(geese, fox)) return std::nullopt;
+    const std::uint8_t plies = layers[n].at(sets, side, geese, fox);
+    if (plies == kUnsolved) return std::nullopt;
+    return ExactValue{plies % 2 == 1, plies};
+}
+
+RetrogradeTables::RetrogradeTables() : sets_(board().point_count()) {}
 
 RetrogradeTables RetrogradeTables::build(int max_geese, const Progress& progress) {
     if (max_geese < kFewestGeese || max_geese > kMostGeese)
         throw std::invalid_argument("the tables hold 4 to 17 geese");
-    RetrogradeTables tables(max_geese);
+    RetrogradeTables tables;
+    tables.owned_.resize(max_geese + 1);
+    tables.views_.resize(max_geese + 1);
     for (int geese = kFewestGeese; geese <= max_geese; ++geese) {
-        for (auto& side : tables.layers_[geese])
-            side.assign(tables.layer_size(geese), kUnsolved);
-        LayerBuilder builder(tables, geese);
-        const std::uint64_t sets = tables.sets_.count(geese);
-        for (std::uint64_t rank = sets; rank-- > 0;) {
-            builder.solve_set(rank);
-            if (progress && rank % 65536 == 0) progress(geese, sets - rank, sets);
-        }
+        OwnedLayer& layer = tables.owned_[geese];
+        layer.index = std::make_unique<MirrorIndex>(tables.sets_, geese);
+        LayerBuilder builder(tables.sets_, *layer.index, tables.views_);
+        PassProgress pass;
+        if (progress)
+            pass = [&](std::uint64_t done, std::uint64_t total) { progress(geese, done, total); };
+        layer.fox_to_move = builder.solve_fox_to_move(pass);
+        layer.geese_to_move = builder.solve_geese_to_move(layer.fox_to_move, pass);
+        tables.views_[geese] =
+            LayerView{geese, layer.index.get(), layer.fox_to_move, layer.geese_to_move};
     }
     return tables;
-}
-
-std::uint64_t RetrogradeTables::layer_size(int geese) const {
-    return sets_.count(geese) * static_cast<std::uint64_t>(board().point_count() - geese);
-}
-
-std::uint64_t RetrogradeTables::index(Bitboard geese, int fox) const {
-    const std::uint64_t width = static_cast<std::uint64_t>(board().point_count() - count(geese));
-    return sets_.rank(geese) * width + slot(board().all_points() & ~geese, fox);
-}
-
-std::vector<std::uint8_t>& RetrogradeTables::layer(int geese, Side side) {
-    return layers_[geese][side == Side::kFox ? 0 : 1];
-}
-
-const std::vector<std::uint8_t>& RetrogradeTables::layer(int geese, Side side) const {
-    return layers_[geese][side == Side::kFox ? 0 : 1];
-}
-
-std::optional<ExactValue> RetrogradeTables::value(Bitboard geese, int fox, Side side) const {
-    const int n = count(geese);
-    if (n < kFewestGeese || n > max_geese_) return std::nullopt;
-    if ((geese & ~board().all_points()) != 0) return std::nullopt;
-    if (fox < 0 || fox >= board().point_count() || has(geese, fox)) return std::nullopt;
-    const std::uint8_t plies = layer(n, side)[index(geese, fox)];
-    assert(plies != kUnsolved);
-    return ExactValue{plies % 2 == 1, plies};
 }
 
 }  // namespace foxgeese::tablebase

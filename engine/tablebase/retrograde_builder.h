@@ -9,22 +9,33 @@
 //
 // A value is the number of plies to the end of the game when the winner
 // hurries and the loser delays; its parity says who wins (odd: the side to
-// move, which then makes the last move; even: its opponent). These in-memory
-// tables keep a byte per position and side to move, which fits up to about
-// 10 geese; 13 needs the on-disk format with fewer bits per position.
+// move, which then makes the last move; even: its opponent). A byte holds it.
+//
+// A layer is solved in two passes, so that the biggest (13 geese) fits this
+// machine's memory: the fox-to-move values first, from the smaller layers'
+// geese-to-move values (captures) and the geese-to-move values of the set at
+// hand (computed on the way and dropped); then the geese-to-move values from
+// the finished fox-to-move ones, with the smaller layers no longer needed.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "engine/rules/bitboard.h"
 #include "engine/rules/position.h"
 #include "engine/tablebase/goose_set_index.h"
+#include "engine/tablebase/mirror_index.h"
+#include "engine/tablebase/table_layer.h"
 
 namespace foxgeese::tablebase {
+
+// Below four geese the fox has won: the layers start at four.
+constexpr int kFewestGeese = 4;
+constexpr int kMostGeese = 17;
 
 struct ExactValue {
     bool mover_wins;
@@ -32,43 +43,64 @@ struct ExactValue {
     friend bool operator==(const ExactValue&, const ExactValue&) = default;
 };
 
-class RetrogradeTables {
+// Called now and then during a pass: goose sets done and their number.
+using PassProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+class LayerBuilder {
   public:
-    // Below four geese the fox has won: the tables start at four.
-    static constexpr int kFewestGeese = 4;
-    static constexpr int kMostGeese = 17;
+    // `smaller[g]` is the layer of g geese for every g from kFewestGeese
+    // below `index.geese()` (only its geese-to-move values are read).
+    LayerBuilder(const GooseSetIndex& sets, const MirrorIndex& index,
+                 std::span<const LayerView> smaller);
 
-    // Called now and then while a layer is built: its goose count, the goose
-    // sets done and their number.
-    using Progress = std::function<void(int geese, std::uint64_t done, std::uint64_t total)>;
-
-    // Every layer from kFewestGeese to max_geese geese.
-    static RetrogradeTables build(int max_geese, const Progress& progress = {});
-
-    int max_geese() const { return max_geese_; }
-    const GooseSetIndex& sets() const { return sets_; }
-    // Positions of a layer with one side to move: goose sets times the
-    // points left for the fox.
-    std::uint64_t layer_size(int geese) const;
-
-    // The value for the side to move, or nullopt when the placement is not
-    // in the tables (a goose count outside them, the fox on a goose).
-    std::optional<ExactValue> value(Bitboard geese, int fox, Side side) const;
+    std::vector<std::uint8_t> solve_fox_to_move(const PassProgress& progress = {});
+    std::vector<std::uint8_t> solve_geese_to_move(std::span<const std::uint8_t> fox_to_move,
+                                                  const PassProgress& progress = {});
 
   private:
-    explicit RetrogradeTables(int max_geese);
-    friend class LayerBuilder;
+    struct GooseStep;
+    void collect_goose_steps(Bitboard geese);
+    std::uint8_t geese_value(int fox, const LayerView& layer) const;
 
-    // Where a position is in its layer: the goose set's rank, then the fox's
-    // point counted among the empty ones.
-    std::uint64_t index(Bitboard geese, int fox) const;
-    std::vector<std::uint8_t>& layer(int geese, Side side);
-    const std::vector<std::uint8_t>& layer(int geese, Side side) const;
+    const GooseSetIndex& sets_;
+    const MirrorIndex& index_;
+    std::span<const LayerView> smaller_;
+    int geese_;
+    std::uint64_t width_;
+    std::vector<GooseStep> steps_;
+};
 
-    int max_geese_;
+// The value of a position from layers (indexed by goose count), or nullopt
+// when it is not in them (a goose count outside them, the fox on a goose or
+// off the board).
+std::optional<ExactValue> probe(const GooseSetIndex& sets, std::span<const LayerView> layers,
+                                Bitboard geese, int fox, Side side);
+
+// Every layer from kFewestGeese to a number of geese, in memory: the tests'
+// and small tables' way (a byte per position and side to move).
+class RetrogradeTables {
+  public:
+    using Progress = std::function<void(int geese, std::uint64_t done, std::uint64_t total)>;
+    static RetrogradeTables build(int max_geese, const Progress& progress = {});
+
+    int max_geese() const { return static_cast<int>(views_.size()) - 1; }
+    const GooseSetIndex& sets() const { return sets_; }
+    const LayerView& layer(int geese) const { return views_[geese]; }
+    std::optional<ExactValue> value(Bitboard geese, int fox, Side side) const {
+        return probe(sets_, views_, geese, fox, side);
+    }
+
+  private:
+    RetrogradeTables();
+
+    struct OwnedLayer {
+        std::unique_ptr<MirrorIndex> index;
+        std::vector<std::uint8_t> fox_to_move;
+        std::vector<std::uint8_t> geese_to_move;
+    };
     GooseSetIndex sets_;
-    // layers_[geese][side]: one byte per position, the plies as above.
-    std::vector<std::array<std::vector<std::uint8_t>, 2>> layers_;
+    std::vector<OwnedLayer> owned_;
+    std::vector<LayerView> views_;
 };
 
 }  // namespace foxgeese::tablebase
