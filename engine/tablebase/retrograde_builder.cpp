@@ -94,12 +94,6 @@ std::uint64_t layer_positions(const MirrorIndex& index) {
            static_cast<std::uint64_t>(board().point_count() - index.geese());
 }
 
-// A goose step of the set being solved: where it goes, and the set after it.
-struct LayerBuilder::GooseStep {
-    int to;
-    Bitboard after;
-};
-
 LayerBuilder::LayerBuilder(const GooseSetIndex& sets, const MirrorIndex& index,
                            std::span<const LayerView> smaller)
     : sets_(sets),

@@ -58,7 +58,11 @@ class LayerBuilder {
                                                   const PassProgress& progress = {});
 
   private:
-    struct GooseStep;
+    // A goose step of the set being solved: where it goes, and the set after.
+    struct GooseStep {
+        int to;
+        Bitboard after;
+    };
     void collect_goose_steps(Bitboard geese);
     std::uint8_t geese_value(int fox, const LayerView& layer) const;
 
