@@ -215,6 +215,43 @@ LoadedLayer read_layer_file(const std::filesystem::path& path, int geese, bool f
     return layer;
 }
 
+struct LayerFileReader::Parts {
+    std::ifstream in;
+    Header header;
+};
+
+LayerFileReader::LayerFileReader(const std::filesystem::path& path, int geese)
+    : parts_(std::make_unique<Parts>()) {
+    parts_->in.open(path, std::ios::binary);
+    if (!parts_->in) throw std::runtime_error("cannot open " + path.string());
+    read_exactly(parts_->in, &parts_->header, sizeof(Header));
+    if (const std::string problem = header_problem(parts_->header, geese); !problem.empty())
+        throw std::runtime_error(path.string() + ": " + problem);
+    std::vector<std::uint64_t> words(parts_->header.bitmap_bytes / 8);
+    read_exactly(parts_->in, words.data(), parts_->header.bitmap_bytes);
+    index_ = std::make_unique<MirrorIndex>(geese, std::move(words));
+    if (index_->canonical_count() != parts_->header.canonical_sets)
+        throw std::runtime_error(path.string() + ": its bitmap does not match its header");
+}
+
+LayerFileReader::~LayerFileReader() = default;
+
+std::uint8_t LayerFileReader::at(const GooseSetIndex& sets, Side side, Bitboard geese, int fox) {
+    const LayerPlace place = layer_place(sets, *index_, geese, fox);
+    std::uint8_t value = kUnsolved;
+    read_values(side, place.set * parts_->header.width + static_cast<std::uint64_t>(place.fox_slot),
+                std::span<std::uint8_t>(&value, 1));
+    return value;
+}
+
+void LayerFileReader::read_values(Side side, std::uint64_t first, std::span<std::uint8_t> out) {
+    const Header& h = parts_->header;
+    if (first + out.size() > h.values_bytes) throw std::out_of_range("past the layer's values");
+    const std::uint64_t offset = (side == Side::kFox ? h.fox_offset : h.geese_offset) + first;
+    parts_->in.seekg(static_cast<std::streamoff>(offset));
+    read_exactly(parts_->in, out.data(), out.size());
+}
+
 LayerView LoadedLayer::view() const {
     return LayerView{index->geese(), index.get(), fox_to_move, geese_to_move};
 }

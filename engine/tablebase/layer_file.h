@@ -54,4 +54,26 @@ struct LoadedLayer {
 // file that is not a layer of `geese` geese.
 LoadedLayer read_layer_file(const std::filesystem::path& path, int geese, bool fox_to_move);
 
+// A layer file read a position at a time: its mirror index in memory, one
+// byte read per value (for a few probes, where loading the layer would read
+// gigabytes).
+class LayerFileReader {
+  public:
+    // Throws std::runtime_error as read_layer_file does.
+    LayerFileReader(const std::filesystem::path& path, int geese);
+    ~LayerFileReader();
+    LayerFileReader(const LayerFileReader&) = delete;
+    LayerFileReader& operator=(const LayerFileReader&) = delete;
+
+    const MirrorIndex& index() const { return *index_; }
+    std::uint8_t at(const GooseSetIndex& sets, Side side, Bitboard geese, int fox);
+    // The values of one side in storage order, a piece at a time.
+    void read_values(Side side, std::uint64_t first, std::span<std::uint8_t> out);
+
+  private:
+    struct Parts;
+    std::unique_ptr<Parts> parts_;
+    std::unique_ptr<MirrorIndex> index_;
+};
+
 }  // namespace foxgeese::tablebase

@@ -7,6 +7,7 @@
 
 #include "engine/tablebase/layer_file.h"
 #include "engine/tablebase/retrograde_builder.h"
+#include "engine/tablebase/tablebase_stats.h"
 
 namespace foxgeese::tablebase {
 namespace {
@@ -120,6 +121,42 @@ TEST_F(TablebaseBuildTest, FilesThatAreNotTheLayerAskedForAreRefused) {
                             "......................................................";
     EXPECT_FALSE(check_layer_file(other, 5, problem, positions));
     EXPECT_EQ(problem, "not a foxgeese tablebase layer");
+}
+
+// The statistics and single probes read from the files agree with counting
+// every position of the in-memory build.
+TEST_F(TablebaseBuildTest, StatisticsAndProbesFromTheFilesAgreeWithEveryPositionInMemory) {
+    build_tablebase(dir_, 5);
+    const RetrogradeTables memory = RetrogradeTables::build(5);
+    const GooseSetIndex& sets = memory.sets();
+    for (int geese = 4; geese <= 5; ++geese) {
+        LayerFileReader reader(layer_file_path(dir_, geese), geese);
+        const LayerStats stats = layer_stats(reader);
+        EXPECT_EQ(stats.geese, geese);
+        for (const Side side : {Side::kFox, Side::kGeese}) {
+            const SideToMoveStats& got =
+                side == Side::kFox ? stats.fox_to_move : stats.geese_to_move;
+            SideToMoveStats want;
+            for_each_set_ascending(33, geese, [&](std::uint64_t, Bitboard set) {
+                for (Bitboard free = 0x1ffffffffULL & ~set; free;) {
+                    const int fox = pop_lowest(free);
+                    const ExactValue v = memory.value(set, fox, side).value();
+                    ++want.positions;
+                    ++((v.mover_wins == (side == Side::kFox)) ? want.fox_wins : want.geese_wins);
+                    want.longest = std::max(want.longest, v.plies);
+                    if (set % 97 == 0) {
+                        EXPECT_EQ(reader.at(sets, side, set, fox), v.plies);
+                    }
+                }
+            });
+            EXPECT_EQ(got.positions, sets.count(geese) * static_cast<std::uint64_t>(33 - geese));
+            EXPECT_EQ(got.positions, want.positions);
+            EXPECT_EQ(got.fox_wins, want.fox_wins);
+            EXPECT_EQ(got.geese_wins, want.geese_wins);
+            EXPECT_EQ(got.longest, want.longest);
+            EXPECT_EQ(memory.value(got.longest_geese, got.longest_fox, side)->plies, got.longest);
+        }
+    }
 }
 
 }  // namespace
