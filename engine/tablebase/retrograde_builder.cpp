@@ -113,25 +113,37 @@ void LayerBuilder::collect_goose_steps(Bitboard geese) {
         for (const Direction d : {kNorthWest, kNorth, kNorthEast}) {
             const int to = board().neighbour(goose, d);
             if (to == kNoPoint || has(geese, to)) continue;
-            steps_.push_back({to, (geese & ~bit(goose)) | bit(to)});
+            // Where the set after the step is stored does not depend on the
+            // fox: found once here, not for each of its points.
+            Bitboard after = (geese & ~bit(goose)) | bit(to);
+            std::uint64_t rank = sets_.rank(after);
+            const bool mirrored = !index_.is_canonical(rank);
+            if (mirrored) {
+                after = mirror_set(after);
+                rank = sets_.rank(after);
+            }
+            steps_.push_back(
+                {to, index_.dense(rank) * width_, mirrored, board().all_points() & ~after});
         }
     }
 }
 
 // The geese to move with the fox on `fox`: each step leads to a set of a
 // higher rank, whose fox-to-move values `layer` holds already.
-std::uint8_t LayerBuilder::geese_value(int fox, const LayerView& layer) const {
+std::uint8_t LayerBuilder::geese_value(int fox, std::span<const std::uint8_t> fox_to_move) const {
+    const int mirrored_fox = mirror_point(fox);
     ValueFold fold;
     for (const GooseStep& step : steps_) {
         if (step.to == fox) continue;
-        fold.add(layer.at(sets_, Side::kFox, step.after, fox));
+        const int stored_fox = step.mirrored ? mirrored_fox : fox;
+        fold.add(fox_to_move[step.row +
+                             static_cast<std::uint64_t>(slot(step.stored_empty, stored_fox))]);
     }
     return fold.value();
 }
 
 std::vector<std::uint8_t> LayerBuilder::solve_fox_to_move(const PassProgress& progress) {
     std::vector<std::uint8_t> fox_to_move(layer_positions(index_), kUnsolved);
-    const LayerView self{geese_, &index_, fox_to_move, {}};
     const std::uint64_t total = index_.canonical_count();
     std::uint64_t done = 0;
     std::array<std::uint8_t, kMaxPoints> geese_to_move{};
@@ -140,7 +152,7 @@ std::vector<std::uint8_t> LayerBuilder::solve_fox_to_move(const PassProgress& pr
         collect_goose_steps(geese);
         for (Bitboard foxes = empty; foxes;) {
             const int fox = pop_lowest(foxes);
-            geese_to_move[fox] = geese_value(fox, self);
+            geese_to_move[fox] = geese_value(fox, fox_to_move);
         }
         const std::uint64_t row = index_.dense(rank) * width_;
         for (Bitboard foxes = empty; foxes;) {
@@ -169,7 +181,6 @@ std::vector<std::uint8_t> LayerBuilder::solve_fox_to_move(const PassProgress& pr
 std::vector<std::uint8_t> LayerBuilder::solve_geese_to_move(
     std::span<const std::uint8_t> fox_to_move, const PassProgress& progress) {
     std::vector<std::uint8_t> geese_to_move(layer_positions(index_), kUnsolved);
-    const LayerView self{geese_, &index_, fox_to_move, {}};
     const std::uint64_t total = index_.canonical_count();
     std::uint64_t done = 0;
     for_each_canonical_ascending(sets_, index_, [&](std::uint64_t rank, Bitboard geese) {
@@ -179,7 +190,7 @@ std::vector<std::uint8_t> LayerBuilder::solve_geese_to_move(
         for (Bitboard foxes = empty; foxes;) {
             const int fox = pop_lowest(foxes);
             geese_to_move[row + static_cast<std::uint64_t>(slot(empty, fox))] =
-                geese_value(fox, self);
+                geese_value(fox, fox_to_move);
         }
         if (progress && ++done % kProgressEvery == 0) progress(done, total);
     });

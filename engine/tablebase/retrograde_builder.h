@@ -58,13 +58,17 @@ class LayerBuilder {
                                                   const PassProgress& progress = {});
 
   private:
-    // A goose step of the set being solved: where it goes, and the set after.
+    // A goose step of the set being solved, with where the set after it is
+    // stored: its row among the canonical sets, whether it is stored as its
+    // mirror image, and the empty points of the stored set (a fox's slot).
     struct GooseStep {
         int to;
-        Bitboard after;
+        std::uint64_t row;
+        bool mirrored;
+        Bitboard stored_empty;
     };
     void collect_goose_steps(Bitboard geese);
-    std::uint8_t geese_value(int fox, const LayerView& layer) const;
+    std::uint8_t geese_value(int fox, std::span<const std::uint8_t> fox_to_move) const;
 
     const GooseSetIndex& sets_;
     const MirrorIndex& index_;
