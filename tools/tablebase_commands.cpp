@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -17,6 +16,7 @@
 #include "engine/tablebase/layer_file.h"
 #include "engine/tablebase/retrograde_builder.h"
 #include "engine/tablebase/tablebase_build.h"
+#include "engine/tablebase/tablebase_files.h"
 #include "engine/tablebase/tablebase_stats.h"
 
 namespace foxgeese::cli {
@@ -126,32 +126,6 @@ void print_side(std::ostream& out, const char* side_name, const tb::SideToMoveSt
         << position_code_of(s.longest_geese, s.longest_fox, side) << ")\n";
 }
 
-// Values of positions, read from the layer files a position at a time.
-class FileProbe {
-  public:
-    explicit FileProbe(std::string dir) : dir_(std::move(dir)), sets_(33) {}
-
-    std::optional<tb::ExactValue> value(const Position& pos) {
-        const int n = pos.geese_count();
-        if (n < tb::kFewestGeese || n > tb::kMostGeese) return std::nullopt;
-        auto found = readers_.find(n);
-        if (found == readers_.end()) {
-            const auto path = tb::layer_file_path(dir_, n);
-            if (!std::filesystem::exists(path)) return std::nullopt;
-            found = readers_.emplace(n, std::make_unique<tb::LayerFileReader>(path, n)).first;
-        }
-        const std::uint8_t plies =
-            found->second->at(sets_, pos.side_to_move(), pos.geese(), lowest(pos.foxes()));
-        if (plies == tb::kUnsolved) return std::nullopt;
-        return tb::ExactValue{plies % 2 == 1, plies};
-    }
-
-  private:
-    std::string dir_;
-    tb::GooseSetIndex sets_;
-    std::map<int, std::unique_ptr<tb::LayerFileReader>> readers_;
-};
-
 std::string describe(const tb::ExactValue& v) {
     return std::string(v.mover_wins ? "win" : "loss") + " in " + std::to_string(v.plies) + " plies";
 }
@@ -167,7 +141,7 @@ int run_stats(const TablebaseArgs& args, Io& io) {
         print_side(io.out, "geese to move", stats.geese_to_move, Side::kGeese);
     }
     // The start of the 13-geese configuration, and each first move of the fox.
-    FileProbe probe(args.dir);
+    tb::TablebaseFiles probe(args.dir);
     Position start(**Variant::find("standard", {}));
     if (const auto v = probe.value(start)) {
         io.out << "start (" << format_position_code(start) << "): fox to move, " << describe(*v)
@@ -194,7 +168,7 @@ int run_probe(const TablebaseArgs& args, Io& io) {
         io.out << "the game is over: the fox has won\n";
         return 0;
     }
-    FileProbe probe(args.dir);
+    tb::TablebaseFiles probe(args.dir);
     const auto value = probe.value(pos);
     if (!value)
         return usage_error(io.err, "not in the tablebase (its layer of " +
