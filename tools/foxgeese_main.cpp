@@ -8,6 +8,7 @@
 
 #include "command_line.h"
 #include "engine_commands.h"
+#include "tablebase_commands.h"
 #ifdef FOXGEESE_CLIENT_COMMANDS
 #include "client_commands.h"
 #endif
@@ -24,6 +25,10 @@ Engine commands (no server needed):
   replay [FILE|-]                   (a game record: docs/game-records.md)
   analyze --variant V [--geese N] [--sideways] --position CODE
           [--depth N | --time S] [--lines K]    (default: 1 s, one line)
+  tablebase build --geese N --dir DIR   (standard, forward-only geese: exact
+                                         values of every position, 4..N geese)
+  tablebase stats --dir DIR
+  tablebase probe --dir DIR --position CODE
 
 Variants: standard (options --geese 13|15|17, --sideways), big_cross, two_foxes.
 )"
@@ -59,6 +64,7 @@ int main(int argc, char** argv) {
     namespace cli = foxgeese::cli;
     cli::CommandLine line(cli::Io{std::cin, std::cout, std::cerr, isatty(STDIN_FILENO) == 0});
     cli::add_engine_commands(line);
+    cli::add_tablebase_commands(line);
 #ifdef FOXGEESE_CLIENT_COMMANDS
     cli::add_client_commands(line);
 #endif

@@ -11,6 +11,7 @@ const allowed = {
     "engine/rules": [],
     "engine/search": ["engine/rules"],
     "engine/record": ["engine/rules"],
+    "engine/tablebase": ["engine/rules"],
     "storage": ["engine/rules"],
     "service/runtime": [],
     "service/core": ["engine/rules", "engine/search", "engine/record", "storage", "service/runtime"],
