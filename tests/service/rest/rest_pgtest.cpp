@@ -686,7 +686,8 @@ TEST_F(RestApiTest, ShutdownLetsARequestInFlightFinishAndClosesIdleConnections) 
     busy.send("GET", "/v1/variants");
     while (work.queued() == 0)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    std::thread stopper([&] { slow.shutdown(); });
+    // Joined even when a read below throws, so that the test reports it.
+    std::jthread stopper([&] { slow.shutdown(); });
     // Shutdown has begun once the idle connection is closed; the request
     // still runs to its end.
     EXPECT_TRUE(idle.closed_by_server());
