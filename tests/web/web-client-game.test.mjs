@@ -162,8 +162,9 @@ await clientTest("web client game", async ({ url, person, args }) => {
     await loads(fox, "#share-animation", "image/gif");
     const picture = await loads(fox, "#share-picture", "image/png");
     check(new URL(picture).searchParams.get("ply") === "3", `the picture's address ${picture} is not of ply 3`);
-    await watcher.close();
+    await waitForText(fox, "spectators", "1 watching");
     await screenshot(fox, "web-client.png", args);
+    await watcher.close();
 
     // --- the geese's player replays the game ---------------------------------------
     const replay = await (await fetch(`${url}/v1/games/${gameIdOf(geese)}/moves`)).json();
