@@ -52,6 +52,8 @@ int PostgresPresenceStore::refresh(const std::string& server_id, std::int64_t no
         const int refreshed = static_cast<int>(
             tx.exec_prepared("presence_refresh", server_id, now_us, expires_us).affected_rows());
         tx.exec_prepared("presence_expire", now_us - kPresenceRowRetentionUs);
+        tx.exec_prepared("spectators_refresh", server_id, expires_us);
+        tx.exec_prepared("spectators_expire", now_us - kPresenceRowRetentionUs);
         return refreshed;
     });
 }
@@ -61,6 +63,7 @@ void PostgresPresenceStore::drop_server(const std::string& server_id, std::int64
     run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
         pqxx::nontransaction tx(conn);
         tx.exec_prepared("presence_drop_server", server_id, now_us);
+        tx.exec_prepared("spectators_drop_server", server_id);
         return true;
     });
 }
@@ -84,6 +87,42 @@ std::pair<SeatPresence, SeatPresence> PostgresPresenceStore::presence(const std:
             }
         }
         return std::make_pair(sides[0], sides[1]);
+    });
+}
+
+void PostgresPresenceStore::record_spectators(
+    const std::string& server_id, const std::vector<std::pair<std::string, int>>& counts,
+    std::int64_t expires_us, const CallBudget& budget) {
+    if (counts.empty()) return;
+    // Array literals: the ids are UUIDs of games the server watches, which
+    // need no quoting inside one.
+    std::string ids = "{";
+    std::string numbers = "{";
+    for (const auto& [id, count] : counts) {
+        if (ids.size() > 1) {
+            ids += ',';
+            numbers += ',';
+        }
+        ids += id;
+        numbers += std::to_string(count);
+    }
+    ids += '}';
+    numbers += '}';
+    run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        tx.exec_prepared("spectators_record", server_id, ids, numbers, expires_us);
+        return true;
+    });
+}
+
+int PostgresPresenceStore::spectators(const std::string& game_id,
+                                      const std::string& apart_from_server, std::int64_t now_us,
+                                      const CallBudget& budget) {
+    return run_database_call(pool_, budget, Access::kRead, [&](pqxx::connection& conn) {
+        pqxx::nontransaction tx(conn);
+        return static_cast<int>(
+            tx.exec_prepared1("spectators", game_id, apart_from_server, now_us)[0]
+                .as<std::int64_t>());
     });
 }
 

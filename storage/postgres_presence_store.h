@@ -1,7 +1,8 @@
 // Seat presence on PostgreSQL: a row per watching seat holder (and per
 // seat whose token was used lately), refreshed by the server that owns it,
-// and the departures of seats nobody watches any more. Each change notifies
-// "<game_id> presence" on the events channel.
+// the departures of seats nobody watches any more, and a row per game and
+// server with spectators. Each change notifies "<game_id> presence" on the
+// events channel.
 #pragma once
 
 #include "storage/connection_pool.h"
@@ -26,6 +27,11 @@ class PostgresPresenceStore : public PresenceStore {
                      const CallBudget& budget = {}) override;
     std::pair<SeatPresence, SeatPresence> presence(const std::string& game_id, std::int64_t now_us,
                                                    const CallBudget& budget = {}) override;
+    void record_spectators(const std::string& server_id,
+                           const std::vector<std::pair<std::string, int>>& counts,
+                           std::int64_t expires_us, const CallBudget& budget = {}) override;
+    int spectators(const std::string& game_id, const std::string& apart_from_server,
+                   std::int64_t now_us, const CallBudget& budget = {}) override;
 
   private:
     ConnectionPool& pool_;

@@ -371,6 +371,39 @@ void prepare_presence_statements(pqxx::connection& conn) {
             "::smallint)) s(side) ORDER BY s.side");
 }
 
+// Each server's count of a game's spectators (migration 0016).
+void prepare_spectator_statements(pqxx::connection& conn) {
+    // A server's counts that changed, as two arrays (game ids, counts): a
+    // count of zero drops the game's row. Every game whose row changed is
+    // announced like a change of its presence.
+    conn.prepare("spectators_record",
+                 "WITH counts AS ("
+                 " SELECT * FROM unnest($2::uuid[], $3::int[]) AS c(game_id, spectators)),"
+                 " dropped AS (DELETE FROM spectator_counts s USING counts c"
+                 "   WHERE s.server_id = $1 AND s.game_id = c.game_id AND c.spectators = 0"
+                 "   RETURNING s.game_id),"
+                 " kept AS (INSERT INTO spectator_counts (game_id, server_id, spectators,"
+                 "   expires_at) SELECT c.game_id, $1, c.spectators, " FG_TS("$4")
+                 "   FROM counts c JOIN games g ON g.game_id = c.game_id WHERE c.spectators > 0"
+                 "   ON CONFLICT (game_id, server_id) DO UPDATE"
+                 "   SET spectators = excluded.spectators, expires_at = excluded.expires_at"
+                 "   RETURNING game_id)"
+                 " SELECT pg_notify('foxgeese_events', game_id::text || ' presence')"
+                 " FROM (SELECT game_id FROM dropped UNION SELECT game_id FROM kept) changed");
+    conn.prepare("spectators_refresh",
+                 "UPDATE spectator_counts SET expires_at = " FG_TS("$2") " WHERE server_id = $1");
+    // Long-expired rows (servers that died) go; until then they only stop
+    // counting.
+    conn.prepare("spectators_expire",
+                 "DELETE FROM spectator_counts WHERE expires_at < " FG_TS("$1"));
+    conn.prepare("spectators_drop_server",
+                 "WITH del AS (DELETE FROM spectator_counts WHERE server_id = $1 RETURNING game_id)"
+                 " SELECT pg_notify('foxgeese_events', game_id::text || ' presence') FROM del");
+    conn.prepare("spectators",
+                 "SELECT coalesce(sum(spectators), 0)::bigint FROM spectator_counts"
+                 " WHERE game_id = $1::uuid AND server_id <> $2 AND expires_at > " FG_TS("$3"));
+}
+
 void prepare_analysis_statements(pqxx::connection& conn) {
     conn.prepare("find_game_analysis",
                  "SELECT response FROM game_analyses WHERE game_id = $1::uuid AND ply = $2");
@@ -456,6 +489,7 @@ void prepare_statements(pqxx::connection& conn) {
     prepare_bot_statements(conn);
     prepare_event_statements(conn);
     prepare_presence_statements(conn);
+    prepare_spectator_statements(conn);
     prepare_analysis_statements(conn);
     prepare_health_statements(conn);
     prepare_seek_statements(conn);

@@ -89,7 +89,8 @@ struct WatchHub::Watcher {
     std::shared_ptr<WatchSink> sink;
     std::string game_id;
     std::string watcher_id;
-    int seats = 0;  // seats whose presence this watcher makes connected
+    int seats = 0;           // seats whose presence this watcher makes connected
+    bool spectator = false;  // opened without a seat token: counted as a spectator
     // Guarded by the game's mutex:
     std::int64_t last_seq = 0;   // the game's last event this watcher has (or its snapshot had)
     bool needs_presence = true;  // the current presence has not been sent yet
@@ -105,9 +106,15 @@ struct WatchHub::Watcher {
 };
 
 struct WatchHub::WatchedGame {
+    explicit WatchedGame(std::int64_t spectators_interval_us)
+        : spectators(spectators_interval_us) {}
     std::mutex mutex;
     std::vector<std::shared_ptr<Watcher>> watchers;
     PresencePair presence;  // as last sent to every watcher
+    // The spectator count as last sent to every watcher, and when a change
+    // held back by its pace may go (the timer asks for a read then).
+    PacedCount spectators;
+    std::optional<std::int64_t> spectators_due_us;
     bool presence_loaded = false;
     // Presence changes sent lately, as a token bucket: kPresenceBurst at
     // once, then one per presence_min_interval.
@@ -365,8 +372,9 @@ void WatchHub::timer_loop() {
             std::lock_guard lock(game->mutex);
             if (close_lingering(*game, now_us) && game->watchers.empty())
                 emptied.emplace_back(id, game);
-            if (game->presence_deferred &&
-                game->presence_budget_now(now, options_.presence_min_interval) >= 1.0)
+            if ((game->presence_deferred &&
+                 game->presence_budget_now(now, options_.presence_min_interval) >= 1.0) ||
+                (game->spectators_due_us && now_us >= *game->spectators_due_us))
                 presence_due.push_back(id);
             for (auto& w : game->watchers) {
                 if (now - w->last_sent < options_.heartbeat_interval) continue;
@@ -383,6 +391,11 @@ void WatchHub::timer_loop() {
             forget_if_unwatched(id, game);
         for (const std::string& id : presence_due)
             mark_dirty(id, kPresence);
+        try {
+            write_spectators();
+        } catch (const std::exception& e) {
+            spdlog::warn("watch hub: spectator counts not written (tried again): {}", e.what());
+        }
         if (now >= next_catch_up) {
             next_catch_up = now + options_.catch_up_interval;
             try {
@@ -429,9 +442,14 @@ void WatchHub::refresh_game(const std::string& game_id, int what) {
     try {
         while (what != 0) {
             std::vector<storage::GameEvent> events;
-            std::optional<PresencePair> presence;
+            std::optional<PresenceRead> presence;
             if (what & kEvents) events = store_.events_after(game_id, oldest);
-            if (what & kPresence) presence = presence_.presence(game_id, clock_.now_us());
+            if (what & kPresence) {
+                const std::int64_t now_us = clock_.now_us();
+                presence = PresenceRead{presence_.presence(game_id, now_us),
+                                        presence_.spectators(game_id, server_id_, now_us)};
+                presence->spectators += spectators_here(game_id);
+            }
             std::lock_guard lock(game->mutex);
             what = deliver_locked(*game, events, presence);
             if (what == 0 || game->watchers.empty()) {
@@ -451,7 +469,7 @@ void WatchHub::refresh_game(const std::string& game_id, int what) {
 }
 
 int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>& events,
-                             const std::optional<PresencePair>& presence) {
+                             const std::optional<PresenceRead>& presence) {
     int again = game.pending;
     game.pending = 0;
     const std::int64_t now_us = clock_.now_us();
@@ -528,31 +546,47 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
         const auto pos = std::find(game.watchers.begin(), game.watchers.end(), w);
         if (pos == game.watchers.end()) continue;
         game.watchers.erase(pos);
-        --watcher_count_;
+        count_watcher(*w, -1);
     }
     if (game.watchers.empty()) return 0;
     if (presence) {
-        const bool changed = !game.presence_loaded || !same_presence(*presence, game.presence);
+        const bool changed =
+            !game.presence_loaded || !same_presence(presence->seats, game.presence);
         const SteadyClock::time_point now = SteadyClock::now();
         const double budget = game.presence_budget_now(now, options_.presence_min_interval);
-        const bool send_change = changed && budget >= 1.0;
-        game.presence_deferred = changed && !send_change;
-        if (send_change) {
-            game.presence = *presence;
+        const bool send_seats = changed && budget >= 1.0;
+        game.presence_deferred = changed && !send_seats;
+        if (send_seats) {
+            game.presence = presence->seats;
             game.presence_loaded = true;
             game.presence_budget = budget - 1.0;
             game.presence_budget_at = now;
         }
+        // The spectator count on a pace of its own, so that a crowd coming
+        // and going sends one change a second, the latest.
+        const bool count_changed = game.spectators.last() != presence->spectators;
+        const bool send_count = game.spectators.due(presence->spectators, now_us);
+        if (send_count) game.spectators.sent(presence->spectators, now_us);
+        game.spectators_due_us.reset();
+        if (count_changed && !send_count) game.spectators_due_us = game.spectators.next_us();
+        const bool send_all = send_seats || send_count;
+        // What every watcher is sent on a change: the seats and the count as
+        // sent now. A new watcher gets the presence as it is at once.
+        const auto event = [&](const PresencePair& seats, int spectators) {
+            v1::WatchGameResponse message;
+            set_timestamp(clock_.now_us(), message.mutable_time());
+            v1::Presence* p = message.mutable_presence();
+            fill_presence(seats.first, p->mutable_fox());
+            fill_presence(seats.second, p->mutable_geese());
+            p->set_spectators(spectators);
+            return share(std::move(message));
+        };
         std::shared_ptr<const WatchEvent> shared;
         for (auto& w : game.watchers) {
-            // A new watcher gets the presence as it is at once.
-            if (!send_change && !w->needs_presence) continue;
+            if (!send_all && !w->needs_presence) continue;
             if (!shared) {
-                v1::WatchGameResponse event;
-                set_timestamp(clock_.now_us(), event.mutable_time());
-                fill_presence(presence->first, event.mutable_presence()->mutable_fox());
-                fill_presence(presence->second, event.mutable_presence()->mutable_geese());
-                shared = share(std::move(event));
+                shared = send_all ? event(game.presence, game.spectators.last().value_or(0))
+                                  : event(presence->seats, presence->spectators);
             }
             w->send(shared);
             w->needs_presence = false;
@@ -657,6 +691,7 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             watcher->watcher_id = new_game_id();
             // Presence only counts while the game is played.
             watcher->seats = finished ? 0 : seats;
+            watcher->spectator = !token;
             // The snapshot and this sequence number come from the same read:
             // every later event follows it, none before it is sent again.
             watcher->last_seq = row.event_seq;
@@ -678,11 +713,57 @@ void WatchHub::register_watcher(const std::string& game_id, const std::shared_pt
     // removal can never leave the watcher in a game the hub forgot.
     std::lock_guard hub_lock(mutex_);
     auto& slot = games_[game_id];
-    if (!slot) slot = std::make_shared<WatchedGame>();
+    if (!slot) slot = std::make_shared<WatchedGame>(spectators_interval_us());
     std::lock_guard game_lock(slot->mutex);
     watcher->send(snapshot);
     slot->watchers.push_back(watcher);
-    ++watcher_count_;
+    count_watcher(*watcher, 1);
+}
+
+void WatchHub::count_watcher(const Watcher& watcher, int delta) {
+    watcher_count_ += delta;
+    if (!watcher.spectator) return;
+    std::lock_guard lock(tally_mutex_);
+    auto it = tallies_.find(watcher.game_id);
+    if (it == tallies_.end()) {
+        // Nothing written for a game is a count of zero.
+        it = tallies_.emplace(watcher.game_id, Tally{0, PacedCount(spectators_interval_us(), 0)})
+                 .first;
+    }
+    it->second.here += delta;
+}
+
+int WatchHub::spectators_here(const std::string& game_id) const {
+    std::lock_guard lock(tally_mutex_);
+    const auto it = tallies_.find(game_id);
+    return it == tallies_.end() ? 0 : it->second.here;
+}
+
+void WatchHub::write_spectators() {
+    const std::int64_t now_us = clock_.now_us();
+    std::vector<std::pair<std::string, int>> changed;
+    {
+        std::lock_guard lock(tally_mutex_);
+        for (auto it = tallies_.begin(); it != tallies_.end();) {
+            const Tally& tally = it->second;
+            if (tally.written.due(tally.here, now_us)) {
+                changed.emplace_back(it->first, tally.here);
+            } else if (tally.here == 0 && tally.written.last() == 0 &&
+                       !tally.written.holding(now_us)) {
+                // Nobody here and nothing written: forgotten once its pace
+                // no longer matters.
+                it = tallies_.erase(it);
+                continue;
+            }
+            ++it;
+        }
+    }
+    if (changed.empty()) return;
+    presence_.record_spectators(server_id_, changed, now_us + presence_ttl_us());
+    // Only this thread erases tallies: each written one is still there.
+    std::lock_guard lock(tally_mutex_);
+    for (const auto& [id, count] : changed)
+        tallies_.at(id).written.sent(count, now_us);
 }
 
 void WatchHub::remove(const std::shared_ptr<Watcher>& watcher) {
@@ -696,11 +777,13 @@ void WatchHub::remove(const std::shared_ptr<Watcher>& watcher) {
             const auto pos = std::find(list.begin(), list.end(), watcher);
             if (pos != list.end()) {
                 list.erase(pos);
-                --watcher_count_;
+                count_watcher(*watcher, -1);
             }
             if (list.empty()) games_.erase(it);
         }
     }
+    // The other watchers here see one spectator fewer (on its pace).
+    if (watcher->spectator) heard(watcher->game_id, true);
     // Also when the game's end already took the watcher off: its seat is gone
     // either way. The database write happens off the caller's thread.
     if (watcher->seats == 0 || stopping_) return;
@@ -723,8 +806,8 @@ bool WatchHub::close_lingering(WatchedGame& game, std::int64_t now_us) {
             continue;
         }
         w->sink->close(WatchEnd::kGameEnded);
+        count_watcher(*w, -1);
         it = list.erase(it);
-        --watcher_count_;
         closed = true;
     }
     return closed;

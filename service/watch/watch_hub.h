@@ -6,6 +6,12 @@
 // of the last event it was sent, so a resumed stream gets every move after its
 // from_ply exactly once, in order.
 //
+// Presence also carries the game's spectators (streams without a seat
+// token): each server keeps its own count per game, writes it to the
+// database when it changes (at most once per spectators_interval, all games
+// in one statement) and adds the other servers' counts to it when it reads
+// the presence, so a thousand spectators cost no write each.
+//
 // No database call happens under a lock: reads run first, and the results are
 // delivered under a game's lock (sinks only queue), so a slow query never
 // stalls a transport thread that registers or removes a watcher.
@@ -30,6 +36,7 @@
 #include "service/core/rate_limits.h"
 #include "service/core/seat_auth.h"
 #include "service/core/service_error.h"
+#include "service/watch/paced_count.h"
 #include "service/watch/walk_pool.h"
 #include "service/watch/watch_sink.h"
 #include "storage/game_store.h"
@@ -68,6 +75,10 @@ struct WatchHubOptions {
     // few have gone at once, with the latest state: one who opens and closes
     // streams in a loop cannot flood the other watchers.
     std::chrono::milliseconds presence_min_interval{1'000};
+    // The spectator count changes at most this often (on the service's
+    // Clock): this server's write of its own count of a game, and what a
+    // game's watchers are sent.
+    std::chrono::milliseconds spectators_interval{1'000};
     // A stream is cut off when more events than this wait to be written to
     // it (its client reads slower than the game moves; it can resume with
     // from_ply), on either transport.
@@ -131,9 +142,19 @@ class WatchHub {
     class SubscriptionImpl;
 
     // What a refresh of a watched game reads: its recorded events after the
-    // watchers' last, and/or its seats' presence.
+    // watchers' last, and/or its seats' presence and spectators.
     static constexpr int kEvents = 1;
     static constexpr int kPresence = 2;
+
+    struct PresenceRead {
+        std::pair<storage::SeatPresence, storage::SeatPresence> seats;
+        int spectators = 0;  // on every server, this one's as it is now
+    };
+    // This server's spectators of a game and the count of them written last.
+    struct Tally {
+        int here = 0;
+        PacedCount written;
+    };
 
     void listen_loop();
     void refresh_loop();
@@ -149,9 +170,14 @@ class WatchHub {
     // Hands events and presence, read without a lock, to the watchers that
     // need them; returns what still has to be read (a watcher that needs
     // older events, or a refresh asked for meanwhile).
-    int deliver_locked(
-        WatchedGame& game, std::vector<storage::GameEvent>& events,
-        const std::optional<std::pair<storage::SeatPresence, storage::SeatPresence>>& presence);
+    int deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>& events,
+                       const std::optional<PresenceRead>& presence);
+    // A watcher joined (+1) or left (-1) a game's list here.
+    void count_watcher(const Watcher& watcher, int delta);
+    int spectators_here(const std::string& game_id) const;
+    // Writes the counts of spectators here that changed and may be written
+    // (spectators_interval).
+    void write_spectators();
     v1::WatchGameResponse snapshot_of(const storage::GameWithLastMove& found,
                                       const v1::WatchGameRequest& request,
                                       const storage::CallBudget& budget);
@@ -166,6 +192,10 @@ class WatchHub {
             .count();
     }
     void forget_if_unwatched(const std::string& game_id, const std::shared_ptr<WatchedGame>& game);
+    std::int64_t spectators_interval_us() const {
+        return std::chrono::duration_cast<std::chrono::microseconds>(options_.spectators_interval)
+            .count();
+    }
     std::int64_t presence_ttl_us() const {
         return std::chrono::duration_cast<std::chrono::microseconds>(options_.presence_ttl).count();
     }
@@ -182,11 +212,14 @@ class WatchHub {
     RateLimiter opens_per_address_;
     WalkPool walk_;
 
-    // Lock order: mutex_, then a WatchedGame's mutex; queue_mutex_ alone.
+    // Lock order: mutex_, then a WatchedGame's mutex, then tally_mutex_;
+    // queue_mutex_ alone.
     mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<WatchedGame>> games_;
     std::atomic<int> watcher_count_{0};
     std::atomic<bool> stopping_{false};
+    mutable std::mutex tally_mutex_;
+    std::map<std::string, Tally> tallies_;  // by game id
 
     std::mutex queue_mutex_;
     std::condition_variable queue_wake_;

@@ -132,8 +132,12 @@ TEST(Migrations, TheColumnsForReadersFillInForGamesStoredBefore) {
             fox_to_move);
         tx.commit();
     }
-    EXPECT_EQ(apply_migrations(url).applied,
-              (std::vector<std::string>{"0014_columns_for_readers", "0015_seeks"}));
+    std::vector<std::string> from_0014;  // 0014 and every later migration
+    for (const storage::Migration& m : embedded_migrations()) {
+        if (m.version >= 14) from_0014.push_back(m.name);
+    }
+    ASSERT_EQ(from_0014.front(), "0014_columns_for_readers");
+    EXPECT_EQ(apply_migrations(url).applied, from_0014);
 
     pqxx::nontransaction tx(connection);
     const auto side_to_move = [&](const std::string& id) {

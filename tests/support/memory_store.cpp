@@ -671,6 +671,15 @@ int MemoryStore::refresh(const std::string& server_id, std::int64_t now_us, std:
         row.expires_us = expires_us;
         ++refreshed;
     }
+    for (auto it = spectators_.begin(); it != spectators_.end();) {
+        auto& [count, expires] = it->second;
+        if (it->first.second == server_id) expires = expires_us;
+        if (expires < now_us - kPresenceRowRetentionUs) {
+            it = spectators_.erase(it);
+        } else {
+            ++it;
+        }
+    }
     // The rows of servers that died long ago count as departures.
     const std::int64_t cutoff = now_us - kPresenceRowRetentionUs;
     for (auto it = presence_.begin(); it != presence_.end();) {
@@ -701,10 +710,55 @@ void MemoryStore::drop_server(const std::string& server_id, std::int64_t now_us,
             games.insert(game_id);
             it = presence_.erase(it);
         }
+        for (auto it = spectators_.begin(); it != spectators_.end();) {
+            if (it->first.second != server_id) {
+                ++it;
+                continue;
+            }
+            games.insert(it->first.first);
+            it = spectators_.erase(it);
+        }
         for (const std::string& id : games)
             changes.emplace_back(id, true);
     }
     announce(changes);
+}
+
+void MemoryStore::record_spectators(const std::string& server_id,
+                                    const std::vector<std::pair<std::string, int>>& counts,
+                                    std::int64_t expires_us, const storage::CallBudget&) {
+    Announcements changes;
+    {
+        std::lock_guard lock(mutex_);
+        if (!counts.empty()) ++spectator_writes_;
+        for (const auto& [game_id, count] : counts) {
+            const auto key = std::make_pair(game_id, server_id);
+            if (count > 0) {
+                if (!game(game_id)) continue;
+                spectators_[key] = {count, expires_us};
+            } else if (spectators_.erase(key) == 0) {
+                continue;
+            }
+            changes.emplace_back(game_id, true);
+        }
+    }
+    announce(changes);
+}
+
+long MemoryStore::spectator_writes() const {
+    std::lock_guard lock(mutex_);
+    return spectator_writes_;
+}
+
+int MemoryStore::spectators(const std::string& game_id, const std::string& apart_from_server,
+                            std::int64_t now_us, const storage::CallBudget&) {
+    std::lock_guard lock(mutex_);
+    int sum = 0;
+    for (const auto& [key, row] : spectators_) {
+        if (key.first == game_id && key.second != apart_from_server && row.second > now_us)
+            sum += row.first;
+    }
+    return sum;
 }
 
 std::pair<storage::SeatPresence, storage::SeatPresence> MemoryStore::presence(

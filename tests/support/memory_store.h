@@ -106,6 +106,9 @@ class MemoryStore final : public storage::GameStore,
     std::vector<std::pair<std::string, std::int64_t>> last_event_seqs(
         const std::vector<std::string>& game_ids, const storage::CallBudget& budget = {}) override;
 
+    // How many times record_spectators wrote something.
+    long spectator_writes() const;
+
     // PresenceStore
     void connect(const std::string& game_id, storage::Side side, const std::string& watcher_id,
                  const std::string& server_id, std::int64_t now_us, std::int64_t expires_us,
@@ -121,6 +124,12 @@ class MemoryStore final : public storage::GameStore,
     std::pair<storage::SeatPresence, storage::SeatPresence> presence(
         const std::string& game_id, std::int64_t now_us,
         const storage::CallBudget& budget = {}) override;
+    void record_spectators(const std::string& server_id,
+                           const std::vector<std::pair<std::string, int>>& counts,
+                           std::int64_t expires_us,
+                           const storage::CallBudget& budget = {}) override;
+    int spectators(const std::string& game_id, const std::string& apart_from_server,
+                   std::int64_t now_us, const storage::CallBudget& budget = {}) override;
 
   private:
     struct Analysis {
@@ -175,6 +184,9 @@ class MemoryStore final : public storage::GameStore,
     };
     std::vector<Seek> seeks_;  // oldest first
     std::function<void(const std::string&)> seek_listener_;
+    // Spectators per game and server (spectator_counts): count, expiry.
+    std::map<std::pair<std::string, std::string>, std::pair<int, std::int64_t>> spectators_;
+    long spectator_writes_ = 0;
     std::mutex listeners_mutex_;
     std::map<int, Listener> listeners_;
     int next_listener_ = 0;

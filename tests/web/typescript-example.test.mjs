@@ -48,6 +48,7 @@ await run("web TypeScript example", async (cleanup) => {
         "joined: SEAT_GEESE, state GAME_STATE_ACTIVE",
         "move: 3. c5xc3xe3 by SIDE_FOX",
         "refused as expected: GAME_OVER",
+        "watch presence: fox away, geese away, 1 watching",
         "watch moveMade: 2. d1-d2",
         "watch gameEnded: GAME_RESULT_FOX_SIDE_WINS (END_REASON_GEESE_BELOW_THRESHOLD)",
         "replay of 3 moves",

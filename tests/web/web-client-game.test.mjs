@@ -3,7 +3,9 @@
 // variant's board is drawn from its ListVariants geometry on the home page;
 // the fox's player creates a game and reads its share link; the geese's
 // player opens the link (in its old /play/ form, which redirects to /) and
-// joins; both see each other online; they play a whole game by clicking
+// joins; both see each other online and count the spectators who come and
+// go; a spectator copies the share page's link, and the picture (and, once
+// the game is over, the animation) links load; they play a whole game by clicking
 // points (clicks that make no legal move change nothing, the fox's double
 // jump is entered point by point), each following the other's moves live;
 // then the finished game is replayed with the slider and the buttons. A
@@ -17,6 +19,17 @@ import { check, screenshot, waitFor } from "./lib.mjs";
 // Five geese, the fox to move: the fox wins in three plies, the last a
 // double jump (which could go on to a third) that leaves the geese below four.
 const START = "3/F2/7/2G4/G2G2G/3/1G1 f 0 0";
+
+// Fetches what the link `selector` points at and checks its content type;
+// returns its address.
+async function loads(page, selector, type) {
+    await page.locator(selector).waitFor({ state: "visible" });
+    const href = new URL(await page.locator(selector).getAttribute("href"), page.url()).href;
+    const reply = await fetch(href);
+    check(reply.ok && reply.headers.get("content-type") === type && (await reply.arrayBuffer()).byteLength > 0,
+        `${selector} points at ${href}, which answered ${reply.status} ${reply.headers.get("content-type")}`);
+    return href;
+}
 
 await clientTest("web client game", async ({ url, person, args }) => {
     const { variants } = await (await fetch(`${url}/v1/variants`)).json();
@@ -72,6 +85,31 @@ await clientTest("web client game", async ({ url, person, args }) => {
     await waitForText(geese, "name-geese", "Geese (you)");
     check(await geese.locator("#connection").getAttribute("data-state") === "live", "the geese's page is not following the game live");
 
+    // --- spectators: counted on the players' pages, the players themselves not ---
+    await waitForText(fox, "spectators", "0 watching");
+    const gameId = gameIdOf(fox);
+    const watcher = await person("watcher");
+    await watcher.goto(`${url}/#game=${gameId}`);
+    await waitForText(watcher, "spectators", "1 watching");
+    await waitForText(fox, "spectators", "1 watching");
+    const second = await person("second watcher");
+    await second.goto(`${url}/#game=${gameId}`);
+    await waitForText(fox, "spectators", "2 watching");
+    await waitForText(watcher, "spectators", "2 watching");
+    await second.close();
+    await waitForText(fox, "spectators", "1 watching");
+
+    // --- sharing: the share page's link, the position's picture -----------------
+    await watcher.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: url });
+    await watcher.click("#copy-share");
+    await waitForText(watcher, "copy-share", "Link copied");
+    const copied = await watcher.evaluate(() => navigator.clipboard.readText());
+    check(copied === `${url}/g/${gameId}`, `the share link copied is ${copied}`);
+    const sharePage = await fetch(copied);
+    check(sharePage.ok && (await sharePage.text()).includes('property="og:image"'), `the share page ${copied} answered ${sharePage.status} without og:image`);
+    check(await fox.locator("#share-animation").isHidden(), "a game in progress offers its animation");
+    await loads(fox, "#share-picture", "image/png");
+
     // --- ply 1, the fox: c6-c5 -------------------------------------------------
     // Clicks that make no legal move change nothing: a goose, for the fox;
     // anything, for the side not to move.
@@ -120,7 +158,13 @@ await clientTest("web client game", async ({ url, person, args }) => {
     check(await fox.locator("#analysis-link").isVisible(), "a finished game offers no analysis");
     const record = await fetch(await fox.locator("#export-link").getAttribute("href").then((href) => new URL(href, url).href));
     check(record.ok && (await record.text()).includes("c5xc3xe3"), "the record link does not give the game's record");
+    // The finished game's animation, and the picture of its last position.
+    await loads(fox, "#share-animation", "image/gif");
+    const picture = await loads(fox, "#share-picture", "image/png");
+    check(new URL(picture).searchParams.get("ply") === "3", `the picture's address ${picture} is not of ply 3`);
+    await waitForText(fox, "spectators", "1 watching");
     await screenshot(fox, "web-client.png", args);
+    await watcher.close();
 
     // --- the geese's player replays the game ---------------------------------------
     const replay = await (await fetch(`${url}/v1/games/${gameIdOf(geese)}/moves`)).json();

@@ -159,4 +159,6 @@ await clientTest("web client lobby", async ({ url, person, args }) => {
     await waitForText(phone, "game-title", greek.find((v) => v.name === "standard").displayName);
     await waitForText(phone, "name-fox", "Αλεπού (εσείς)");
     await waitForText(phone, "game-facts", "με τον υπολογιστή, επίπεδο 1");
+    await waitForText(phone, "spectators", "θεατές: 0");
+    await waitForText(phone, "share-picture", "Εικόνα (PNG)");
 }, { flags: [`--opponent-gone-seconds=${GONE_SECONDS}`] });

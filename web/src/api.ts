@@ -225,6 +225,21 @@ export class Api {
         return this.url(`/v1/games/${encodeURIComponent(gameId)}/record`);
     }
 
+    // A game's share page (its card tags show the picture in a chat) and
+    // its pictures: the position at a ply as PNG, the whole game as a GIF
+    // (docs/previews.md).
+    sharePageUrl(gameId: string): string {
+        return this.url(`/g/${encodeURIComponent(gameId)}`);
+    }
+
+    pictureUrl(gameId: string, ply: number): string {
+        return this.url(`/v1/games/${encodeURIComponent(gameId)}/image.png?ply=${ply}&size=large`);
+    }
+
+    animationUrl(gameId: string): string {
+        return this.url(`/v1/games/${encodeURIComponent(gameId)}/animation.gif`);
+    }
+
     async importGame(record: string, visibility: Visibility): Promise<Game> {
         const reply = await this.call<Schemas["foxgeese.v1.ImportGameResponse"]>("POST", "/v1/games:import", { record, visibility });
         return present(reply.game, "game");

@@ -131,6 +131,20 @@ function wire(): void {
         const ply = (e.target as HTMLElement).closest<HTMLElement>("[data-ply]")?.dataset.ply;
         if (ply) game()?.showPly(Number(ply));
     });
+    on("copy-share", "click", async () => {
+        const button = $<HTMLButtonElement>("copy-share");
+        const link = button.dataset.link ?? "";
+        // The clipboard API needs a secure context (and may be refused):
+        // then the link is shown to copy by hand.
+        try {
+            if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+            await navigator.clipboard.writeText(link);
+            button.textContent = t("share.copied");
+            window.setTimeout(() => (button.textContent = t("share.copyLink")), 2000);
+        } catch {
+            prompt(t("share.copyLink"), link);
+        }
+    });
     on("copy-link", "click", () => {
         const link = $<HTMLInputElement>("share-link");
         link.select();

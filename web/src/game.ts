@@ -2,8 +2,9 @@
 // the players and whether they are here, moves by clicking or by keyboard,
 // draw offers, resignation, abort, cancel, a claim when the opponent is
 // gone, rematches, the move list with a replay slider, the record and the
-// share link. The page follows the game live (watch.ts) and always shows
-// the newest state it has seen.
+// share link, how many watch, and the links to share the game (its share
+// page, its picture, its animation). The page follows the game live
+// (watch.ts) and always shows the newest state it has seen.
 import { ApiError, type Game, type Move, type Presence, type Side, type Variant, type WatchEvent } from "./api.js";
 import { drawBoard, nextPoint, piecesOf, type Marks } from "./board.js";
 import { ClockReading, formatClock, timeControlText } from "./clock.js";
@@ -26,6 +27,7 @@ export class GamePage {
     private startPosition = "";
     private moves: Move[] = [];
     private presence: Presence | undefined;
+    private live = false;
     private entry = new MoveEntry([]);
     private watch: GameWatch | null = null;
     private clocks: ClockReading | null = null;
@@ -102,6 +104,9 @@ export class GamePage {
         connection.dataset.state = state;
         const texts = { connecting: "connection.connecting", live: "connection.live", reconnecting: "connection.reconnecting" } as const;
         connection.textContent = state === "ended" ? "" : t(texts[state]);
+        // The spectator count is shown while it is kept up to date.
+        this.live = state === "live";
+        if (this.game) this.render();
         if (state === "ended") this.pollForRematch();
     }
 
@@ -227,6 +232,12 @@ export class GamePage {
         if (this.game.timeControl?.correspondence || this.game.sideToMove === mine) return false;
         const opponent = otherSide(mine) === "SIDE_FOX" ? this.presence?.fox : this.presence?.geese;
         return !!this.presence && !opponent?.connected;
+    }
+
+    // The share page's address (/g/{id}), for a chat: its card shows the
+    // game's picture, and a browser goes on to this page.
+    sharePage(): string {
+        return new URL(this.context.api.sharePageUrl(this.gameId), location.href).href;
     }
 
     shareLink(): string {
@@ -535,7 +546,27 @@ export class GamePage {
         $<HTMLAnchorElement>("export-link").href = this.context.api.recordUrl(this.gameId);
         $<HTMLAnchorElement>("export-link").download = `foxgeese-${this.gameId}.txt`;
         $("analysis-link").hidden = !finished || this.moves.length === 0;
+        this.renderShare();
         $<HTMLAnchorElement>("analysis-link").href = `#analysis=${encodeURIComponent(this.gameId)}`;
+    }
+
+    // How many watch (spectators, over every server), and the game to share:
+    // its share page, the picture of the position shown, and for a finished
+    // game its animation.
+    private renderShare(): void {
+        const game = this.game;
+        const spectators = $("spectators");
+        spectators.hidden = !this.live || !this.presence;
+        spectators.textContent = t("game.spectators", { count: this.presence?.spectators ?? 0 });
+        $("copy-share").dataset.link = this.sharePage();
+        const ply = this.shown === null ? game.ply : (this.moves[this.shown - 1]?.ply ?? game.ply - this.moves.length);
+        const picture = $<HTMLAnchorElement>("share-picture");
+        picture.href = this.context.api.pictureUrl(this.gameId, ply);
+        picture.download = `foxgeese-${this.gameId}-${ply}.png`;
+        const animation = $<HTMLAnchorElement>("share-animation");
+        animation.hidden = game.state !== "GAME_STATE_FINISHED" || this.moves.length === 0;
+        animation.href = this.context.api.animationUrl(this.gameId);
+        animation.download = `foxgeese-${this.gameId}.gif`;
     }
 
     private renderMoves(): void {

@@ -20,7 +20,11 @@ function argument(name: string, fallback: string): string {
 // What a spectator sees of one event, as one line.
 function describe(event: WatchEvent): string {
     if (event.snapshot) return `snapshot: ${event.snapshot.game?.state} at ply ${event.snapshot.game?.ply}`;
-    if (event.presence) return `presence: fox ${event.presence.fox?.connected ? "online" : "away"}, geese ${event.presence.geese?.connected ? "online" : "away"}`;
+    if (event.presence) {
+        // JSON leaves out a zero count.
+        const { fox, geese, spectators = 0 } = event.presence;
+        return `presence: fox ${fox?.connected ? "online" : "away"}, geese ${geese?.connected ? "online" : "away"}, ${spectators} watching`;
+    }
     if (event.seatJoined) return `seatJoined: ${event.seatJoined.seat}`;
     if (event.moveMade) return `moveMade: ${event.moveMade.move?.ply}. ${event.moveMade.move?.notation}`;
     if (event.gameEnded) return `gameEnded: ${event.gameEnded.game?.result} (${event.gameEnded.game?.endReason})`;

@@ -215,6 +215,40 @@ TEST_F(RestWatch, AClientThatLeavesIsUnsubscribed) {
     EXPECT_TRUE(SameResponse(get("/v1/games/" + game.id), grpc().get(game.id).response));
 }
 
+// Reads the stream's lines until one holds `text`; false if it ends first.
+bool line_with(Watch& watch, const std::string& text) {
+    while (const std::optional<std::string> line = watch.client().read_line()) {
+        if (line->find(text) != std::string::npos) return true;
+    }
+    return false;
+}
+
+TEST_F(RestWatch, PresenceCountsTheSpectatorsButNotTheSeatHolder) {
+    const SeatedGame game = start_game();
+    Watch fox(port(), "/v1/games/" + game.id + ":watch",
+              {{"Authorization", "Bearer " + game.fox_token}});
+    ASSERT_EQ(fox.header().status, 200);
+    ASSERT_TRUE(line_with(fox, R"("presence":{"fox":{"connected":true)"));
+    {
+        Watch closes(port(), "/v1/games/" + game.id + ":watch");
+        Watch resets(port(), "/v1/games/" + game.id + ":watch");
+        ASSERT_TRUE(closes.next());
+        ASSERT_TRUE(resets.next());
+        // Within a second or so, as one change.
+        EXPECT_TRUE(line_with(fox, R"("spectators":2)"));
+        resets.client().reset();
+        closes.client().close();
+    }
+    // Nobody watches but the seat holder: zero, which JSON leaves out.
+    while (std::optional<v1::WatchGameResponse> e = fox.next()) {
+        if (e->has_presence() && e->presence().spectators() == 0) {
+            EXPECT_TRUE(e->presence().fox().connected());
+            return;
+        }
+    }
+    ADD_FAILURE() << "the stream ended before the count was back to zero";
+}
+
 TEST_F(RestWatch, EveryWatcherGetsEveryMove) {
     const SeatedGame game = start_game();
     std::vector<std::unique_ptr<Watch>> watches;

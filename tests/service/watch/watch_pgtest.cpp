@@ -55,6 +55,13 @@ std::int64_t now_micros() {
         .count();
 }
 
+// The same seat presence (the spectator counts apart).
+::testing::AssertionResult SameSeats(v1::Presence expected, v1::Presence actual) {
+    expected.clear_spectators();
+    actual.clear_spectators();
+    return SameMessage(expected, actual);
+}
+
 // A database timestamp goes through a floating-point epoch on some
 // PostgreSQL versions; it may come back a microsecond off.
 constexpr std::int64_t kClockSlackUs = 1000;
@@ -705,13 +712,14 @@ TEST_F(WatchPresence, AReconnectingWatcherGetsTheCurrentPresenceRightAfterItsSna
     ASSERT_TRUE(connected) << spectator.describe_received();
 
     // Nothing changed for these newcomers, yet each gets presence as it is,
-    // on the replica that already watches the game and on the other.
+    // on the replica that already watches the game and on the other (the
+    // seats; the spectators count the newcomer too: WatchSpectators).
     for (const int port : {b->grpc_port(), server().grpc_port()}) {
         WatchStream late(port, game.id, /*from_ply=*/0);
         ASSERT_TRUE(late.next()) << late.describe_received();
         const std::optional<Event> presence = late.next();
         ASSERT_TRUE(presence && presence->has_presence()) << late.describe_received();
-        EXPECT_TRUE(SameMessage(connected->presence(), presence->presence()));
+        EXPECT_TRUE(SameSeats(connected->presence(), presence->presence()));
     }
 
     fox->cancel();
@@ -721,7 +729,7 @@ TEST_F(WatchPresence, AReconnectingWatcherGetsTheCurrentPresenceRightAfterItsSna
     ASSERT_TRUE(late.next()) << late.describe_received();
     const std::optional<Event> presence = late.next();
     ASSERT_TRUE(presence && presence->has_presence()) << late.describe_received();
-    EXPECT_TRUE(SameMessage(gone->presence(), presence->presence()));
+    EXPECT_TRUE(SameSeats(gone->presence(), presence->presence()));
 }
 
 TEST_F(WatchPresence, ABothSeatsTokenMarksBothSidesConnected) {
@@ -991,6 +999,109 @@ TEST_F(WatchCatchUp, AMoveWhoseAnnouncementWasLostReachesWatchersThroughTheCatch
     EXPECT_TRUE(NextIsMove(on_b, next));
     EXPECT_TRUE(NextIsMove(on_c, played.value()));
     EXPECT_TRUE(NextIsMove(on_c, next));
+}
+
+// ---------------------------------------------------------------------------
+// Spectators: streams without a seat token, counted over every replica.
+
+using WatchSpectators = WatchReplicas;
+
+WatchStream::Match spectators_are(int n) {
+    return [n](const Event& e) { return e.has_presence() && e.presence().spectators() == n; };
+}
+
+// Rows of a game in spectator_counts.
+long spectator_rows(const std::string& database_url, const std::string& game_id) {
+    pqxx::connection conn(database_url);
+    pqxx::nontransaction tx(conn);
+    return tx
+        .exec_params1("SELECT count(*) FROM spectator_counts WHERE game_id = $1::uuid", game_id)[0]
+        .as<long>();
+}
+
+TEST_F(WatchSpectators, SpectatorsOnTwoReplicasAddUpAndDropToZeroWhenTheyLeave) {
+    const SeatedGame game = start_game();
+    auto b = start_replica();
+    // The seat holders watch, one on each replica: they are no spectators.
+    WatchStream fox(server().grpc_port(), game.id, std::nullopt, Auth(game.fox_token));
+    WatchStream geese(b->grpc_port(), game.id, std::nullopt, Auth(game.geese_token));
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(0))) << fox.describe_received();
+    ASSERT_TRUE(geese.wait_for_event(spectators_are(0))) << geese.describe_received();
+
+    std::vector<std::unique_ptr<WatchStream>> on_a;
+    std::vector<std::unique_ptr<WatchStream>> on_b;
+    for (int i = 0; i < 2; ++i)
+        on_a.push_back(std::make_unique<WatchStream>(server().grpc_port(), game.id));
+    for (int i = 0; i < 3; ++i)
+        on_b.push_back(std::make_unique<WatchStream>(b->grpc_port(), game.id));
+    // Each seat holder sees all five, whichever replica it is on.
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(5))) << fox.describe_received();
+    ASSERT_TRUE(geese.wait_for_event(spectators_are(5))) << geese.describe_received();
+    for (auto& stream : on_a)
+        ASSERT_TRUE(stream->wait_for_event(spectators_are(5))) << stream->describe_received();
+
+    // A newcomer is told the count with itself in it at once.
+    {
+        WatchStream late(b->grpc_port(), game.id);
+        ASSERT_TRUE(Opens(late, game.id));
+        const std::vector<Event> first = late.received();
+        ASSERT_EQ(first.size(), 2u);
+        EXPECT_EQ(first[1].presence().spectators(), 6) << late.describe_received();
+        EXPECT_TRUE(first[1].presence().fox().connected());
+    }
+
+    // Those on B leave, then those on A.
+    on_b.clear();
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(2))) << fox.describe_received();
+    ASSERT_TRUE(geese.wait_for_event(spectators_are(2))) << geese.describe_received();
+    on_a.clear();
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(0))) << fox.describe_received();
+    ASSERT_TRUE(geese.wait_for_event(spectators_are(0))) << geese.describe_received();
+    EXPECT_TRUE(eventually([&] { return spectator_rows(database_url(), game.id) == 0; }));
+}
+
+TEST_F(WatchSpectators, TheCountOfAServerThatStopsRefreshingItStopsCounting) {
+    const SeatedGame game = start_game();
+    WatchStream fox(server().grpc_port(), game.id, std::nullopt, Auth(game.fox_token));
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(0))) << fox.describe_received();
+
+    // Two other servers' counts, as they would write them: one alive, one
+    // whose rows expired (it died without dropping them).
+    pqxx::connection conn(database_url());
+    pqxx::nontransaction tx(conn);
+    const auto expire = [&](const std::string& server, const std::string& at) {
+        tx.exec_params(
+            "INSERT INTO spectator_counts (game_id, server_id, spectators, expires_at)"
+            " VALUES ($1::uuid, $2, $3, " +
+                at +
+                ") ON CONFLICT (game_id, server_id)"
+                " DO UPDATE SET expires_at = excluded.expires_at",
+            game.id, server, server == "alive" ? 4 : 7);
+        tx.exec_params("SELECT pg_notify('foxgeese_events', $1 || ' presence')", game.id);
+    };
+    expire("dead", "now() - interval '1 minute'");
+    expire("alive", "now() + interval '1 hour'");
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(4))) << fox.describe_received();
+
+    // The live one stops refreshing its rows too.
+    expire("alive", "now() - interval '1 second'");
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(0))) << fox.describe_received();
+    for (const Event& e : fox.received())
+        EXPECT_FALSE(e.has_presence() && e.presence().spectators() > 4) << e.ShortDebugString();
+}
+
+TEST_F(WatchSpectators, AReplicaThatShutsDownTakesItsSpectatorsOffTheCountAtOnce) {
+    const SeatedGame game = start_game();
+    auto b = start_replica();
+    WatchStream fox(server().grpc_port(), game.id, std::nullopt, Auth(game.fox_token));
+    WatchStream on_b(b->grpc_port(), game.id);
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(1))) << fox.describe_received();
+
+    // A's presence TTL is the default 20 s: sooner means B said so.
+    const auto start = Clock::now();
+    b->shutdown();
+    ASSERT_TRUE(fox.wait_for_event(spectators_are(0))) << fox.describe_received();
+    EXPECT_LT(Clock::now() - start, 10s);
 }
 
 }  // namespace
