@@ -3,7 +3,7 @@
 // the chosen configuration. Prints which side wins with best play from both
 // sides, or "unknown" when the time runs out first, and what the search
 // cost. Solving a start position takes hours and gigabytes: see
-// bench/README.md, "The start position, solved".
+// bench/README.md, "Exact solver".
 //
 //   foxgeese-solve --geese 13 --table-mb 12288 --seconds 7200
 #include <CLI/CLI.hpp>
