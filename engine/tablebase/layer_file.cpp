@@ -1,5 +1,10 @@
 #include "engine/tablebase/layer_file.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
 #include <bit>
 #include <cstring>
@@ -250,6 +255,50 @@ void LayerFileReader::read_values(Side side, std::uint64_t first, std::span<std:
     const std::uint64_t offset = (side == Side::kFox ? h.fox_offset : h.geese_offset) + first;
     parts_->in.seekg(static_cast<std::streamoff>(offset));
     read_exactly(parts_->in, out.data(), out.size());
+}
+
+MappedLayerFile::MappedLayerFile(const std::filesystem::path& path, int geese) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw std::runtime_error("cannot open " + path.string());
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_size < static_cast<off_t>(sizeof(Header))) {
+        ::close(fd);
+        throw std::runtime_error(path.string() + ": shorter than its header");
+    }
+    length_ = static_cast<std::uint64_t>(st.st_size);
+    base_ = ::mmap(nullptr, length_, PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);  // the mapping keeps the file
+    if (base_ == MAP_FAILED) {
+        base_ = nullptr;
+        throw std::runtime_error("cannot map " + path.string());
+    }
+    // Probes jump about the file: no read-ahead.
+    ::madvise(base_, length_, MADV_RANDOM);
+    try {
+        const auto* bytes = static_cast<const std::uint8_t*>(base_);
+        Header h{};
+        std::memcpy(&h, bytes, sizeof h);
+        if (const std::string problem = header_problem(h, geese); !problem.empty())
+            throw std::runtime_error(path.string() + ": " + problem);
+        if (length_ != h.checksum_offset + 8)
+            throw std::runtime_error(path.string() + ": not the length its header gives");
+        std::vector<std::uint64_t> words(h.bitmap_bytes / 8);
+        std::memcpy(words.data(), bytes + h.bitmap_offset, h.bitmap_bytes);
+        index_ = std::make_unique<MirrorIndex>(geese, std::move(words));
+        if (index_->canonical_count() != h.canonical_sets)
+            throw std::runtime_error(path.string() + ": its bitmap does not match its header");
+        view_ = LayerView{geese,
+                          index_.get(),
+                          {bytes + h.fox_offset, h.values_bytes},
+                          {bytes + h.geese_offset, h.values_bytes}};
+    } catch (...) {
+        ::munmap(base_, length_);
+        throw;
+    }
+}
+
+MappedLayerFile::~MappedLayerFile() {
+    if (base_ != nullptr) ::munmap(base_, length_);
 }
 
 LayerView LoadedLayer::view() const {

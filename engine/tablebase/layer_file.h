@@ -76,4 +76,26 @@ class LayerFileReader {
     std::unique_ptr<MirrorIndex> index_;
 };
 
+// A layer file mapped read-only into memory, its header and length checked
+// (not its checksum: that reads the whole file). The mirror index is copied
+// into memory; the values are read through the mapping.
+class MappedLayerFile {
+  public:
+    // Throws std::runtime_error as read_layer_file does, or when the file
+    // cannot be mapped.
+    MappedLayerFile(const std::filesystem::path& path, int geese);
+    ~MappedLayerFile();
+    MappedLayerFile(const MappedLayerFile&) = delete;
+    MappedLayerFile& operator=(const MappedLayerFile&) = delete;
+
+    LayerView view() const { return view_; }
+    std::uint64_t bytes() const { return length_; }
+
+  private:
+    void* base_ = nullptr;
+    std::uint64_t length_ = 0;
+    std::unique_ptr<MirrorIndex> index_;
+    LayerView view_;
+};
+
 }  // namespace foxgeese::tablebase

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 
+#include "engine/tablebase/mapped_tablebase.h"
 #include "service/app/replica.h"
 #include "service/runtime/config.h"
 #include "service/runtime/embedded_postgres.h"
@@ -104,6 +105,26 @@ int run(const ServerConfig& config) {
         Rate{config.animations_per_minute, std::chrono::seconds(60),
              std::max(1, config.animations_per_minute / 3)};
     options.http.previews.public_url = config.public_url;
+    if (!config.tablebase_dir.empty()) {
+        // A directory that is given but unusable stops the start: serving
+        // without the table someone asked for would hide the mistake.
+        std::shared_ptr<const foxgeese::tablebase::MappedTablebase> table =
+            foxgeese::tablebase::MappedTablebase::open(config.tablebase_dir);
+        spdlog::info(
+            "tablebase: standard with forward-only geese, 4 to {} geese, {:.1f} GB mapped "
+            "from {}",
+            table->max_geese(), static_cast<double>(table->mapped_bytes()) / 1e9,
+            config.tablebase_dir);
+        options.game.tablebase = table;
+        options.bot.tablebase = table;
+    } else {
+        spdlog::info(
+            "no tablebase (--tablebase-dir not given): GetTablebase answers "
+            "NOT_IN_TABLEBASE, analysis and bots search");
+    }
+    options.game.limits.tablebase_per_address =
+        Rate{config.tablebase_per_minute, std::chrono::seconds(60),
+             std::max(1, config.tablebase_per_minute / 6)};
     Replica server(options);
     spdlog::info("serving gRPC on {} and HTTP/JSON on {}",
                  host_port(config.listen_address, server.grpc_port()),

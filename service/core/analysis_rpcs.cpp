@@ -1,7 +1,8 @@
-// AnalyzePosition and AnalyzeGame: the engine's search on request, bounded in
-// depth, time and nodes, a few at once per replica and one per client
-// address, served fairly when they are all taken (analysis_slots.h), never
-// inside a database call. A game's analysis is stored, so it is computed
+// AnalyzePosition and AnalyzeGame: the tablebase's exact values where it
+// answers, elsewhere the engine's search on request, bounded in depth, time
+// and nodes, a few at once per replica and one per client address, served
+// fairly when they are all taken (analysis_slots.h), never inside a
+// database call. A game's analysis is stored, so it is computed
 // once per game and ply.
 #include <algorithm>
 
@@ -15,6 +16,7 @@
 #include "service/core/game_rules.h"
 #include "service/core/game_service.h"
 #include "service/core/game_views.h"
+#include "service/core/tablebase_answers.h"
 
 namespace foxgeese::service {
 namespace {
@@ -101,6 +103,16 @@ ServiceResult<v1::AnalyzePositionResponse> GameService::analyze_position(
         return response;
     }
 
+    // Exact and at once from the tablebase: no search, so no place is taken.
+    if (options_.tablebase) {
+        if (auto exact = tablebase_lines(*options_.tablebase, pos, std::max(1, request.lines()))) {
+            response.set_tablebase(true);
+            for (const AnalysedLine& line : *exact)
+                *response.add_lines() = line_view(pos.board(), line);
+            return response;
+        }
+    }
+
     ServiceResult<AnalysisLease> lease = lease_analysis(call);
     if (!lease.ok()) return lease.error();
     // No database here; guarded for what the search may throw (its table).
@@ -157,6 +169,7 @@ ServiceResult<v1::AnalyzeGameResponse> GameService::analyze_game(
             const auto caller = search_deadline(call);
             limits.deadline = caller ? std::min(cap, *caller) : cap;
             limits.stop = stop.flag();
+            limits.tablebase = options_.tablebase.get();
             // No database connection is held while the search runs.
             const GameAnalysisEnd end =
                 analyse_moves(lease.value()->searcher(), variant_of(game), game.start_position,

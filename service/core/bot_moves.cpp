@@ -10,6 +10,7 @@
 #include "engine/search/bot_level.h"
 #include "service/core/game_rules.h"
 #include "service/core/game_views.h"
+#include "service/core/tablebase_answers.h"
 
 namespace foxgeese::service {
 namespace {
@@ -244,14 +245,21 @@ void BotWorker::think_and_move(Searcher& searcher, std::unique_ptr<ForwardSolver
 
     if (options_.think_delay.count() > 0) test_delay(flight, options_.think_delay);
     if (flight.lost) return;
-    make_exact_solver_if_needed(solver, level, variant, options_.solver_megabytes);
-    // A fresh table: the move depends on the game alone, on every replica.
-    // The solver keeps its table across games: it holds only proven results,
-    // so what it remembers changes how soon it proves a win, never whether
-    // the move it plays wins.
-    searcher.clear();
-    const std::optional<Move> move = play_bot_move(searcher, pos, history, level,
-                                                   bot_seed(g.game_id), &flight.stop, solver.get());
+    std::optional<Move> move;
+    if (options_.tablebase) {
+        if (const auto ranked = ranked_moves(*options_.tablebase, pos); ranked && !ranked->empty())
+            move = tablebase_bot_move(*ranked, level.level, pos, bot_seed(g.game_id));
+    }
+    if (!move) {
+        make_exact_solver_if_needed(solver, level, variant, options_.solver_megabytes);
+        // A fresh table: the move depends on the game alone, on every
+        // replica. The solver keeps its table across games: it holds only
+        // proven results, so what it remembers changes how soon it proves a
+        // win, never whether the move it plays wins.
+        searcher.clear();
+        move = play_bot_move(searcher, pos, history, level, bot_seed(g.game_id), &flight.stop,
+                             solver.get());
+    }
     if (!move || flight.lost) return;
 
     const std::string notation = format_move(pos.board(), *move);

@@ -38,6 +38,7 @@
 
 #include "engine/search/forward_solver.h"
 #include "engine/search/search.h"
+#include "engine/tablebase/mapped_tablebase.h"
 #include "service/core/bot_fairness.h"
 #include "service/core/clock.h"
 #include "service/core/game_service.h"
@@ -62,6 +63,10 @@ struct BotWorkerOptions {
     // Each thread's exact solver table, for the levels that use one in the
     // variants it decides (engine/search/forward_solver.h); 0 for none.
     std::size_t solver_megabytes = 64;
+    // Where it answers, the bot plays from it without searching: level 8
+    // perfectly, the others with their share of mistakes
+    // (tablebase_answers.h).
+    std::shared_ptr<const tablebase::MappedTablebase> tablebase;
 };
 
 // How long the bot may search at `now_us`: its level's budget, and never

@@ -8,9 +8,11 @@
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
 #include "engine/search/analysis.h"
+#include "engine/tablebase/tablebase_files.h"
 #include "service/core/analysis_budget.h"
 #include "service/core/analysis_views.h"
 #include "service/core/game_views.h"
+#include "service/core/tablebase_answers.h"
 
 namespace foxgeese::service {
 namespace {
@@ -69,10 +71,26 @@ GameAnalysisEnd analyse_moves(Searcher& searcher, const Variant& variant,
     struct Judged {
         std::optional<AnalysedLine> best;
         Score score = kDrawScore;
+        bool exact = false;  // by the tablebase
     };
     std::optional<GameAnalysisEnd> cut;
     auto judge = [&](const Position& pos, int earlier_occurrences) {
         Judged judged;
+        if (limits.tablebase && tablebase::covers(pos.variant())) {
+            // An end by the rules is as exact as the table (fewer than four
+            // geese are not in it).
+            if (evaluate_status(pos, earlier_occurrences).over()) {
+                judged.exact = true;
+                judged.score = rules_score(pos, earlier_occurrences);
+                return judged;
+            }
+            if (auto lines = tablebase_lines(*limits.tablebase, pos); lines && !lines->empty()) {
+                judged.exact = true;
+                judged.score = lines->front().score;
+                judged.best = std::move(lines->front());
+                return judged;
+            }
+        }
         std::vector<AnalysedLine> lines = analyze(searcher, pos, history, search_limits);
         // Checked after the search: one that ended by time ended at the deadline.
         if (limits.stop && limits.stop->load()) {
@@ -108,6 +126,7 @@ GameAnalysisEnd analyse_moves(Searcher& searcher, const Variant& variant,
         *ply.mutable_score_before() = score_view(current.score);
         *ply.mutable_score_after() = score_view(after_for_mover);
         ply.set_mark(mark_of(current.score, after_for_mover));
+        ply.set_tablebase(current.exact && after.exact);
         pos = next;
         current = after;
     }

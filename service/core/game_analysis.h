@@ -1,7 +1,8 @@
 // AnalyzeGame's work apart from storage and limits: the positions of a
 // stored game searched in order, all with one Searcher and the same node
 // budget, so that the same moves always give the same analysis, and each
-// move judged by the mover's score before it and after it.
+// move judged by the mover's score before it and after it. Positions the
+// tablebase answers for are judged by it, exactly.
 #pragma once
 
 #include <google/protobuf/repeated_ptr_field.h>
@@ -15,6 +16,7 @@
 #include "engine/rules/variant.h"
 #include "engine/search/score.h"
 #include "engine/search/search.h"
+#include "engine/tablebase/mapped_tablebase.h"
 #include "foxgeese/v1/analysis.pb.h"
 #include "storage/game_records.h"
 
@@ -25,6 +27,8 @@ struct GameAnalysisLimits {
     // When to give up: the earlier of the call's deadline and the server's cap.
     std::chrono::steady_clock::time_point deadline;
     const std::atomic<bool>* stop = nullptr;  // the caller went away
+    // Where it answers, a position is judged by it instead of searched.
+    const tablebase::MappedTablebase* tablebase = nullptr;
 };
 
 // The nodes per position of a game's analysis that searches `positions`

@@ -4,16 +4,18 @@
 // transports call it through the RPC table (rpc_table.h), so both give the
 // same answers. The methods live in one file per concern: game_reads.cpp,
 // game_creation.cpp, make_move.cpp, seat_actions.cpp, game_record_rpcs.cpp,
-// analysis_rpcs.cpp, seek_game.cpp.
+// analysis_rpcs.cpp, seek_game.cpp, tablebase_rpc.cpp.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "engine/tablebase/mapped_tablebase.h"
 #include "foxgeese/v1/game_service.pb.h"
 #include "service/core/analysis_budget.h"
 #include "service/core/analysis_slots.h"
@@ -61,6 +63,9 @@ struct GameServiceOptions {
     // that their next move skips the read (storage/move_context_cache.h);
     // 0 reads every time.
     std::size_t move_cache_games = 10000;
+    // The tablebase (none: GetTablebase answers NOT_IN_TABLEBASE, analysis
+    // and bots search as everywhere else).
+    std::shared_ptr<const tablebase::MappedTablebase> tablebase;
 };
 
 // What a seat does about a rematch (rematch.cpp).
@@ -81,6 +86,7 @@ class GameService {
           join_limit_(clock, options.limits.join_per_address, options.limits.max_keys),
           move_limit_(clock, options.limits.moves_per_token, options.limits.max_keys),
           seat_action_limit_(clock, options.limits.seat_actions_per_token, options.limits.max_keys),
+          tablebase_limit_(clock, options.limits.tablebase_per_address, options.limits.max_keys),
           seat_seen_limit_(clock, Rate{1, std::chrono::seconds(5), 1}, options.limits.max_keys),
           analysis_slots_(clock, options.analysis, options.limits.max_keys),
           move_cache_(options.move_cache_games) {}
@@ -127,6 +133,8 @@ class GameService {
         const v1::AnalyzePositionRequest& request, const CallContext& call);
     ServiceResult<v1::AnalyzeGameResponse> analyze_game(const v1::AnalyzeGameRequest& request,
                                                         const CallContext& call);
+    ServiceResult<v1::GetTablebaseResponse> get_tablebase(const v1::GetTablebaseRequest& request,
+                                                          const CallContext& call);
     // Answers through `done`: at once when an opponent waits (or the request
     // is refused), else later, when a pairing, the end of the wait or the
     // caller leaving ends it (seek_game.cpp).
@@ -225,6 +233,7 @@ class GameService {
     RateLimiter join_limit_;
     RateLimiter move_limit_;
     RateLimiter seat_action_limit_;
+    RateLimiter tablebase_limit_;
     RateLimiter seat_seen_limit_;  // GetSeat's presence writes, per token
     std::function<void()> bot_turn_listener_;
     AnalysisSlots analysis_slots_;

@@ -44,6 +44,9 @@ struct RateLimitOptions {
     // Draw offers and answers, rematch offers and answers, claims, resigning,
     // aborting: each stores events that every watcher is sent.
     Rate seat_actions_per_token{30, std::chrono::seconds(60), 10};
+    // GetTablebase: cheap (no database, no search), but each one reads the
+    // tablebase's pages; a school's players look up a position a move.
+    Rate tablebase_per_address{1200, std::chrono::seconds(60), 200};
     // Proxies in front that append to X-Forwarded-For (the gateway: 1);
     // 0 trusts no header and limits by the connection's peer.
     int trusted_proxy_hops = 0;
@@ -54,7 +57,7 @@ struct RateLimitOptions {
     static RateLimitOptions unlimited() {
         RateLimitOptions o;
         o.create_per_address = o.import_per_address = o.join_per_address = o.moves_per_token =
-            o.seat_actions_per_token = Rate{};
+            o.seat_actions_per_token = o.tablebase_per_address = Rate{};
         return o;
     }
 };

@@ -129,6 +129,7 @@ const std::map<std::string, Binding>& bindings() {
         {"AnalyzePosition", unary(&GameService::analyze_position)},
         {"AnalyzeGame", unary(&GameService::analyze_game)},
         {"SeekGame", answered_later(&GameService::seek_game)},
+        {"GetTablebase", unary(&GameService::get_tablebase)},
     };
     return table;
 }

@@ -286,6 +286,14 @@ void add_flags(CLI::App& app, ServerConfig& c, std::string& cors_origins) {
         "the waiting client that used the least analysis time lately (0: refused at once with "
         "ANALYSIS_BUSY; ..60000)")
         ->transform(integer_in(0, 60'000, "a number of milliseconds"));
+    add(app, "--tablebase-dir", c.tablebase_dir, "FOXGEESE_TABLEBASE_DIR", "DIR",
+        "the tablebase's layer files (foxgeese tablebase build), mapped read-only: exact values "
+        "for GetTablebase, analysis and the bot in standard with forward-only geese")
+        ->default_str("(empty: no tablebase)");
+    add(app, "--tablebase-per-minute", c.tablebase_per_minute, "FOXGEESE_TABLEBASE_PER_MINUTE", "N",
+        "GetTablebase calls per client address per minute, a sixth of them at once (0: no limit; "
+        "..1000000)")
+        ->transform(integer_in(0, 1'000'000, "a rate"));
     add(app, "--move-cache-games", c.move_cache_games, "FOXGEESE_MOVE_CACHE_GAMES", "N",
         "games this server keeps a copy of after moving in them, so that their next move skips a "
         "database read (0: read every time; ..1000000)")
@@ -629,7 +637,9 @@ std::string describe_config(const ServerConfig& config) {
             " analysis_concurrency=" + std::to_string(config.analysis_concurrency) +
             " analyses_per_address=" + std::to_string(config.analyses_per_address) +
             " analysis_wait_ms=" + std::to_string(config.analysis_wait_ms) +
-            " move_cache_games=" + std::to_string(config.move_cache_games);
+            " move_cache_games=" + std::to_string(config.move_cache_games) +
+            " tablebase_dir=" + (config.tablebase_dir.empty() ? "none" : config.tablebase_dir) +
+            " tablebase_per_minute=" + std::to_string(config.tablebase_per_minute);
     text += std::string(" migrate_on_start=") + (config.migrate_on_start ? "true" : "false");
     std::string origins;
     for (const std::string& o : config.cors_origins)

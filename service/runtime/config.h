@@ -69,6 +69,11 @@ struct ServerConfig {
     // How long an analysis waits in line for a place when all are taken (0:
     // refused at once).
     int analysis_wait_ms = 6'000;
+    // The tablebase's directory (docs/tablebase.md), mapped read-only; empty:
+    // none, and GetTablebase answers NOT_IN_TABLEBASE.
+    std::string tablebase_dir;
+    // GetTablebase calls per client address per minute (0: no limit).
+    int tablebase_per_minute = 1200;
     // Games this replica keeps a copy of for their next move (0: none).
     int move_cache_games = 10000;
     // Serve the reference web client (web/) on the HTTP port; false for an
