@@ -509,6 +509,15 @@ Reply<v1::AnalyzePositionResponse> ServiceClient::analyze_position(
     return reply;
 }
 
+Reply<v1::GetTablebaseResponse> ServiceClient::get_tablebase(const v1::GetTablebaseRequest& request,
+                                                             const std::string& forwarded_for) {
+    auto context = context_for(Auth::none());
+    if (!forwarded_for.empty()) context->AddMetadata("x-forwarded-for", forwarded_for);
+    Reply<v1::GetTablebaseResponse> reply;
+    reply.status = stub_->GetTablebase(context.get(), request, &reply.response);
+    return reply;
+}
+
 Reply<v1::AnalyzeGameResponse> ServiceClient::analyze_game(const std::string& game_id) {
     v1::AnalyzeGameRequest request;
     request.set_game_id(game_id);

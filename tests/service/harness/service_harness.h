@@ -95,6 +95,8 @@ class ServiceClient {
     Reply<v1::AnalyzePositionResponse> analyze_position(const v1::AnalyzePositionRequest& request,
                                                         const std::string& forwarded_for = "");
     Reply<v1::AnalyzeGameResponse> analyze_game(const std::string& game_id);
+    Reply<v1::GetTablebaseResponse> get_tablebase(const v1::GetTablebaseRequest& request,
+                                                  const std::string& forwarded_for = "");
     // A CreateGame or JoinGame as if relayed by proxies with this
     // X-Forwarded-For header.
     Reply<v1::CreateGameResponse> create_forwarded(const v1::CreateGameRequest& request,
