@@ -2,7 +2,7 @@
 // plies, the best move and the mark of each ply, exact results as "win in
 // N"; for any position (a ply of the game, or a position code typed in), an
 // analysis board that asks AnalyzePosition for the best lines.
-import type { Game, GameAnalysis, GameOptions, Move, PositionAnalysis, Variant } from "./api.js";
+import type { Game, GameAnalysis, GameOptions, Move, PositionAnalysis, TablebaseAnswer, Variant } from "./api.js";
 import { drawBoard, piecesOf, type Marks } from "./board.js";
 import type { PageContext } from "./context.js";
 import { $, clearError, el, showError, svgById } from "./dom.js";
@@ -18,6 +18,8 @@ export class AnalysisPage {
     private points: GraphPoint[] = [];
     private selected = 0;
     private lines: PositionAnalysis | undefined;
+    // Every move's value, when the lines came from the tablebase.
+    private table: TablebaseAnswer | undefined;
     private analysing = false;
     private closed = false;
 
@@ -109,12 +111,12 @@ export class AnalysisPage {
 
     private setPosition(code: string): void {
         $<HTMLInputElement>("position-code").value = code;
-        this.lines = undefined;
+        this.lines = this.table = undefined;
     }
 
     // The typed position code changed: the board follows it.
     positionEdited(): void {
-        this.lines = undefined;
+        this.lines = this.table = undefined;
         this.render();
     }
 
@@ -125,10 +127,12 @@ export class AnalysisPage {
         const options: GameOptions = this.game?.options ?? {};
         const button = $<HTMLButtonElement>("analyse-position");
         button.disabled = true;
+        const position = $<HTMLInputElement>("position-code").value.trim();
         try {
-            this.lines = await this.context.api.analyzePosition({
-                variant: variant.name, options, position: $<HTMLInputElement>("position-code").value.trim(), lines: 3,
-            });
+            this.table = undefined;
+            this.lines = await this.context.api.analyzePosition({ variant: variant.name, options, position, lines: 3 });
+            // An exact answer: the tablebase also values every other move.
+            if (this.lines.tablebase) this.table = await this.context.api.getTablebase(variant.name, options, position);
         } catch (e) {
             showError(e);
         } finally {
@@ -156,8 +160,10 @@ export class AnalysisPage {
     private renderGameAnalysis(variant: Variant | undefined): void {
         const status = $("analysis-status");
         status.dataset.state = this.analysing ? "running" : this.analysis ? "done" : "none";
+        const exact = this.analysis?.plies.filter((ply) => ply.tablebase).length ?? 0;
         status.textContent = this.analysing ? t("analysis.running")
             : this.analysis ? t("analysis.done", { plies: this.analysis.plies.length, nodes: Number(this.analysis.nodesPerPly).toLocaleString() })
+                + (exact > 0 ? ` ${t("analysis.exactPlies", { count: exact })}` : "")
             : "";
         $("analysis-retry").hidden = this.analysing || !!this.analysis;
 
@@ -177,6 +183,7 @@ export class AnalysisPage {
             const row = el("tr", { "data-ply": String(i + 1) });
             if (i + 1 === this.selected) row.classList.add("current");
             if (ply.mark !== "MOVE_MARK_UNSPECIFIED") row.classList.add("marked");
+            if (ply.tablebase) row.classList.add("exact");
             const select = el("button", { type: "button", class: "ply-select" }, String(ply.ply));
             select.addEventListener("click", () => this.select(i + 1));
             const mark = el("td", { class: "mark" }, markText(ply.mark));
@@ -208,6 +215,8 @@ export class AnalysisPage {
         const list = $("position-lines");
         const lines = this.lines;
         $("position-side").textContent = lines ? t("analysis.scoresFor", { side: sideName(lines.sideToMove, variant) }) : "";
+        $("position-source").textContent = lines?.tablebase ? t("analysis.fromTablebase") : "";
+        this.renderTableMoves();
         if (!lines) {
             list.replaceChildren();
             return;
@@ -218,7 +227,20 @@ export class AnalysisPage {
         }
         list.replaceChildren(...lines.lines.map((line) => el("li", {},
             el("strong", {}, line.move), " ", el("span", { class: "score" }, scoreText(line.score)), " ",
-            el("span", { class: "depth" }, t("analysis.depth", { depth: line.depth })), " ",
+            el("span", { class: "depth" }, lines.tablebase ? t("analysis.toTheEnd") : t("analysis.depth", { depth: line.depth })), " ",
             el("span", { class: "pv" }, line.pv.join(" ")))));
+    }
+
+    // Every move of the position with the tablebase's value for the mover.
+    private renderTableMoves(): void {
+        const list = $("tablebase-moves");
+        const moves = this.table?.moves ?? [];
+        list.hidden = moves.length === 0;
+        list.replaceChildren(...(moves.length ? [el("li", { class: "heading" }, t("analysis.tablebaseMoves"))] : []),
+            ...moves.map((move) => {
+                const item = el("li", { class: "tablebase-move" }, el("strong", {}, move.move), " ", el("span", { class: "score" }, move.text));
+                item.dataset.category = move.category;
+                return item;
+            }));
     }
 }

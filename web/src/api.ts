@@ -38,6 +38,7 @@ export type MoveMark = Schemas["foxgeese.v1.MoveMark"];
 export type GameAnalysis = Schemas["foxgeese.v1.AnalyzeGameResponse"];
 export type PositionAnalysis = Schemas["foxgeese.v1.AnalyzePositionResponse"];
 export type AnalyzePositionRequest = Schemas["foxgeese.v1.AnalyzePositionRequest"];
+export type TablebaseAnswer = Schemas["foxgeese.v1.GetTablebaseResponse"];
 // A rematch's answer: the caller's seat in the new game, when there is one.
 export interface RematchSeat {
     game: Game;
@@ -251,6 +252,15 @@ export class Api {
 
     async analyzePosition(request: AnalyzePositionRequest): Promise<PositionAnalysis> {
         return this.call<PositionAnalysis>("POST", "/v1/positions:analyze", request);
+    }
+
+    // A position's value and every move's in the tablebase (standard,
+    // forward-only geese); the request's fields go in the query.
+    async getTablebase(variant: string, options: GameOptions, position: string): Promise<TablebaseAnswer> {
+        const query = new URLSearchParams({ variant, position });
+        if (options.geese !== undefined) query.set("options.geese", String(options.geese));
+        if (options.geeseSideways !== undefined) query.set("options.geeseSideways", String(options.geeseSideways));
+        return this.call<TablebaseAnswer>("GET", `/v1/tablebase?${query.toString()}`);
     }
 
     // The calls that act for a seat and answer with the game.
