@@ -7,9 +7,11 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
+#include "engine/tablebase/layer_file.h"
 #include "engine/tablebase/mapped_tablebase.h"
 #include "service/app/replica.h"
 #include "service/runtime/config.h"
@@ -31,6 +33,35 @@ sigset_t block_stop_signals() {
     sigaddset(&signals, SIGINT);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
     return signals;
+}
+
+// The tablebase of --tablebase-dir, or none. A directory that is missing or
+// holds a damaged layer stops the start: serving without the table someone
+// asked for would hide the mistake. One that holds no layer yet (its build
+// still running, as the Kubernetes Job's does) is served without, with a
+// warning: a restart after the build picks it up.
+std::shared_ptr<const foxgeese::tablebase::MappedTablebase> open_tablebase(const std::string& dir) {
+    namespace tb = foxgeese::tablebase;
+    if (dir.empty()) {
+        spdlog::info(
+            "no tablebase (--tablebase-dir not given): GetTablebase answers NOT_IN_TABLEBASE, "
+            "analysis and bots search");
+        return nullptr;
+    }
+    if (!std::filesystem::is_directory(dir))
+        throw std::runtime_error("--tablebase-dir " + dir + " is not a directory");
+    if (!std::filesystem::exists(tb::layer_file_path(dir, tb::kFewestGeese))) {
+        spdlog::warn(
+            "tablebase: {} holds no layer yet (is its build still running?): serving without "
+            "it; restart once it is built",
+            dir);
+        return nullptr;
+    }
+    std::shared_ptr<const tb::MappedTablebase> table = tb::MappedTablebase::open(dir);
+    spdlog::info(
+        "tablebase: standard with forward-only geese, 4 to {} geese, {:.1f} GB mapped from {}",
+        table->max_geese(), static_cast<double>(table->mapped_bytes()) / 1e9, dir);
+    return table;
 }
 
 int run(const ServerConfig& config) {
@@ -105,22 +136,9 @@ int run(const ServerConfig& config) {
         Rate{config.animations_per_minute, std::chrono::seconds(60),
              std::max(1, config.animations_per_minute / 3)};
     options.http.previews.public_url = config.public_url;
-    if (!config.tablebase_dir.empty()) {
-        // A directory that is given but unusable stops the start: serving
-        // without the table someone asked for would hide the mistake.
-        std::shared_ptr<const foxgeese::tablebase::MappedTablebase> table =
-            foxgeese::tablebase::MappedTablebase::open(config.tablebase_dir);
-        spdlog::info(
-            "tablebase: standard with forward-only geese, 4 to {} geese, {:.1f} GB mapped "
-            "from {}",
-            table->max_geese(), static_cast<double>(table->mapped_bytes()) / 1e9,
-            config.tablebase_dir);
+    if (auto table = open_tablebase(config.tablebase_dir)) {
         options.game.tablebase = table;
         options.bot.tablebase = table;
-    } else {
-        spdlog::info(
-            "no tablebase (--tablebase-dir not given): GetTablebase answers "
-            "NOT_IN_TABLEBASE, analysis and bots search");
     }
     options.game.limits.tablebase_per_address =
         Rate{config.tablebase_per_minute, std::chrono::seconds(60),

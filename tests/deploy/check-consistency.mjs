@@ -21,7 +21,7 @@ const matches = (selector, labels) =>
   Object.entries(selector ?? {}).every(([k, v]) => labels?.[k] === v) && Object.keys(selector ?? {}).length > 0;
 
 const deployment = one("Deployment");
-const job = one("Job");
+const job = named("Job", "foxgeese-migrate");
 const service = one("Service");
 const workloads = [deployment, job];
 const podSpec = (w) => w.spec.template.spec;
@@ -308,6 +308,39 @@ checks.check("the Deployment and the Job run the same pinned image", () => {
   expect(/(:[\w][\w.-]*|@sha256:[0-9a-f]{64})$/.test(server.image.replace(/^[^/]*\//, "")), `${server.image} has no tag`);
   expect(!server.image.endsWith(":latest"), "the image must not be :latest");
 });
+
+// The tablebase component (deploy/k8s/components/tablebase), when the overlay
+// has it: the Job builds into the volume the servers read, where they look.
+const tablebaseJob = named("Job", "foxgeese-tablebase");
+if (tablebaseJob) {
+  checks.check("the tablebase Job builds into the volume the servers mount read-only, at their --tablebase-dir", () => {
+    const build = container(tablebaseJob);
+    expect(build.image === server.image, `the tablebase Job runs ${build.image}, the servers ${server.image}`);
+    const copied = readDockerfile().at(-1).instructions.filter((i) => i.keyword === "COPY").map((i) => i.args.split(" ").at(-1));
+    expect(copied.includes(build.command?.[0]), `the Job runs ${build.command}, which the image does not hold (${copied})`);
+    const args = build.args ?? [];
+    expect(args[0] === "tablebase" && args[1] === "build", `the Job's args ${args}: want tablebase build`);
+    const dir = args[args.indexOf("--dir") + 1];
+    expect(args.includes("--dir") && dir, "the Job names no --dir");
+    expect(effective(deployment, "--tablebase-dir") === dir, `the servers read ${effective(deployment, "--tablebase-dir")}, the Job writes ${dir}`);
+    const claimAt = (w, c, at) => {
+      const mount = (c.volumeMounts ?? []).find((m) => m.mountPath === at);
+      expect(mount, `${idOf(w)} mounts nothing at ${at}`);
+      const volume = (podSpec(w).volumes ?? []).find((v) => v.name === mount.name);
+      return { claim: volume?.persistentVolumeClaim?.claimName, readOnly: mount.readOnly === true };
+    };
+    const written = claimAt(tablebaseJob, build, dir);
+    const read = claimAt(deployment, server, dir);
+    expect(written.claim && written.claim === read.claim, `the Job writes claim ${written.claim}, the servers read ${read.claim}`);
+    expect(named("PersistentVolumeClaim", written.claim), `claim ${written.claim} is not in the render`);
+    expect(read.readOnly && !written.readOnly, "the servers' mount must be read-only and the Job's writable");
+    expect(["Never", "OnFailure"].includes(podSpec(tablebaseJob).restartPolicy), "tablebase Job restartPolicy");
+    const secured = build.securityContext ?? {};
+    expect(podSpec(tablebaseJob).securityContext?.runAsNonRoot === true && secured.runAsNonRoot === true &&
+      secured.readOnlyRootFilesystem === true && secured.allowPrivilegeEscalation === false,
+      "the tablebase Job must run as non-root, read-only, without privilege escalation");
+  });
+}
 
 checks.check("terminationGracePeriodSeconds exceeds preStop plus --drain-seconds", () => {
   const drain = Number(effective(deployment, "--drain-seconds"));
