@@ -103,8 +103,11 @@ ServiceResult<v1::AnalyzePositionResponse> GameService::analyze_position(
         return response;
     }
 
-    // Exact and at once from the tablebase: no search, so no place is taken.
-    if (options_.tablebase) {
+    // Exact and at once from the tablebase: no search, so no place is taken;
+    // the lookups count against the address's GetTablebase limit, and an
+    // address over it waits in line for a search like any other analysis.
+    if (options_.tablebase && options_.tablebase->answers(pos) &&
+        !tablebase_limit_.take(call.client_address)) {
         if (auto exact = tablebase_lines(*options_.tablebase, pos, std::max(1, request.lines()))) {
             response.set_tablebase(true);
             for (const AnalysedLine& line : *exact)

@@ -84,7 +84,9 @@ GameAnalysisEnd analyse_moves(Searcher& searcher, const Variant& variant,
                 judged.score = rules_score(pos, earlier_occurrences);
                 return judged;
             }
-            if (auto lines = tablebase_lines(*limits.tablebase, pos); lines && !lines->empty()) {
+            // The best move and the value: the line after it is not shown.
+            if (auto lines = tablebase_lines(*limits.tablebase, pos, 1, false);
+                lines && !lines->empty()) {
                 judged.exact = true;
                 judged.score = lines->front().score;
                 judged.best = std::move(lines->front());

@@ -47,7 +47,8 @@ std::optional<std::vector<MoveValue>> ranked_moves(const tablebase::MappedTableb
 }
 
 std::optional<std::vector<AnalysedLine>> tablebase_lines(const tablebase::MappedTablebase& table,
-                                                         const Position& pos, int multipv) {
+                                                         const Position& pos, int multipv,
+                                                         bool whole_lines) {
     const auto ranked = ranked_moves(table, pos);
     if (!ranked) return std::nullopt;
     std::vector<AnalysedLine> lines;
@@ -61,7 +62,7 @@ std::optional<std::vector<AnalysedLine>> tablebase_lines(const tablebase::Mapped
         Position next = pos;
         UndoInfo undo;
         next.make(first.move, undo);
-        while (static_cast<int>(line.pv.size()) < kMaxSearchPly) {
+        while (whole_lines && static_cast<int>(line.pv.size()) < kMaxSearchPly) {
             const auto replies = ranked_moves(table, next);
             if (!replies || replies->empty()) break;
             const Move best = replies->front().move;

@@ -27,11 +27,13 @@ std::optional<std::vector<tablebase::MoveValue>> ranked_moves(
     const tablebase::MappedTablebase& table, const Position& pos);
 
 // The `multipv` best moves of `pos` as analyze() gives them, exactly: each
-// line's depth is its plies to the end (the whole line is known). nullopt
-// when the tablebase does not answer for the position; empty when the game
-// is over there.
+// line's depth is its plies to the end, and its pv perfect play to the end
+// (a few thousand probes) or, without `whole_lines`, its first move alone.
+// nullopt when the tablebase does not answer for the position; empty when
+// the game is over there.
 std::optional<std::vector<AnalysedLine>> tablebase_lines(const tablebase::MappedTablebase& table,
-                                                         const Position& pos, int multipv = 1);
+                                                         const Position& pos, int multipv = 1,
+                                                         bool whole_lines = true);
 
 // A bot's move from `ranked` (best first, not empty): level 8 plays the
 // first; lower levels now and then play a slower win or longer loss (a move

@@ -199,6 +199,26 @@ TEST_F(TablebaseLimited, AnAddressIsLimitedAndAnotherIsNot) {
     EXPECT_TRUE(IsOk(client().get_tablebase(request, "203.0.113.10")));
 }
 
+TEST_F(TablebaseLimited, AnAnalysisOverTheLimitIsSearchedInstead) {
+    v1::AnalyzePositionRequest request;
+    request.set_variant("standard");
+    request.set_position(kFoxTakesTwoToWin);
+    request.set_depth(3);
+    for (int i = 0; i < 2; ++i) {
+        const Reply<v1::AnalyzePositionResponse> exact =
+            client().analyze_position(request, "203.0.113.11");
+        ASSERT_TRUE(IsOk(exact));
+        EXPECT_TRUE(exact->tablebase());
+    }
+    // The address's lookups are spent: its analysis waits for a search.
+    const Reply<v1::AnalyzePositionResponse> searched =
+        client().analyze_position(request, "203.0.113.11");
+    ASSERT_TRUE(IsOk(searched));
+    EXPECT_FALSE(searched->tablebase());
+    EXPECT_EQ(searched->lines(0).move(), "g3xg5xe3");
+    EXPECT_EQ(server().metrics().analyses.value({"AnalyzePosition"}), 1);
+}
+
 // A server started without --tablebase-dir.
 class NoTablebase : public MemoryServiceTest {};
 
