@@ -20,7 +20,7 @@
 #include "engine/search/bot_level.h"
 #include "engine/search/forward_solver.h"
 #include "engine/search/search.h"
-#include "engine/tablebase/tablebase_files.h"
+#include "engine/tablebase/mapped_tablebase.h"
 
 namespace {
 
@@ -53,7 +53,9 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
 
     const Variant& variant = *Variant::find("standard", {}).value();
-    tablebase::TablebaseFiles tables(dir);
+    // Mapped, as a server reads it: a probe is a memory read.
+    const auto mapped = tablebase::MappedTablebase::open(dir);
+    const tablebase::MappedTablebase& tables = *mapped;
     ForwardSolver solver(table_mb);
     Searcher searcher(16);
     std::mt19937_64 random(seed);

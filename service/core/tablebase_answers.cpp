@@ -14,8 +14,9 @@ using tablebase::MoveValue;
 // Per level, in percent of its moves in the tablebase's positions: how often
 // it throws a win away (a move to a lost position, when it had a win) and
 // how often it plays another move of the same result (a slower win, a
-// quicker loss). Level 8 never errs; level 7 rarely does; level 1 gives away
-// about a third of its wins (the search's lower levels err about as much).
+// quicker loss). Level 8 never errs, level 7 rarely; level 1 throws a win
+// away on almost a third of its moves, so that a beginner can beat it from
+// a lost position.
 struct TableErrors {
     int throw_percent;
     int slack_percent;
