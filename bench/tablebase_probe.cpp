@@ -5,7 +5,8 @@
 // position it times a value (one probe), the ranking of every move that
 // GetTablebase answers with (a probe per move, and per reply of a losing
 // move), and perfect play to the end of the game (AnalyzePosition's line).
-// Prints the median, 90th and 99th percentile in microseconds.
+// Prints the median, 90th and 99th percentile in microseconds, and checks
+// that each perfect line ends exactly when and as the position's value says.
 //
 //   tablebase_probe --dir DIR --positions 20000
 #include <fcntl.h>
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
         if (pass[0] == 'c') drop_cached_pages(dir);
         Timings t;
         std::size_t sink = 0;
+        std::size_t wrong_lines = 0;
         auto timed = [](auto&& work) {
             const auto start = Clock::now();
             work();
@@ -94,19 +96,29 @@ int main(int argc, char** argv) {
         for (const Position& pos : positions) {
             t.value.push_back(timed([&] { sink += table->value(pos)->plies; }));
             t.moves.push_back(timed([&] { sink += tablebase::rank_moves(pos, values)->size(); }));
+            Position p = pos;
+            int plies = 0;
             t.line.push_back(timed([&] {
-                Position p = pos;
                 for (auto ranked = tablebase::rank_moves(p, values); ranked && !ranked->empty();
                      ranked = tablebase::rank_moves(p, values)) {
                     UndoInfo undo;
                     p.make(ranked->front().move, undo);
-                    ++sink;
+                    ++plies;
                 }
             }));
+            // Perfect play (level 8's moves against the longest defence) must
+            // end exactly when, and as, the value says.
+            const auto value = table->value(pos);
+            const bool fox_side_won = won_outright(p) || p.side_to_move() == Side::kGeese;
+            const bool mover_won = fox_side_won == (pos.side_to_move() == Side::kFox);
+            if (plies != value->plies || mover_won != value->mover_wins) ++wrong_lines;
+            sink += static_cast<std::size_t>(plies);
         }
         print(pass, "value (one probe)", t.value);
         print(pass, "every move ranked", t.moves);
         print(pass, "perfect line to end", t.line);
+        std::printf("%-5s perfect lines that ended otherwise than the value says: %zu of %zu\n",
+                    pass, wrong_lines, positions.size());
         if (sink == 0) std::printf("(nothing looked up)\n");
     }
     return 0;

@@ -59,7 +59,7 @@ std::shared_ptr<const foxgeese::tablebase::MappedTablebase> open_tablebase(const
     }
     std::shared_ptr<const tb::MappedTablebase> table = tb::MappedTablebase::open(dir);
     spdlog::info(
-        "tablebase: standard with forward-only geese, 4 to {} geese, {:.1f} GB mapped from {}",
+        "tablebase: standard with forward-only geese, 4 to {} geese, {:.2f} GB mapped from {}",
         table->max_geese(), static_cast<double>(table->mapped_bytes()) / 1e9, dir);
     return table;
 }
