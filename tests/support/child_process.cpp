@@ -9,8 +9,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -106,23 +110,55 @@ std::string log_for_failure(const std::string& log_path) {
     return "--- foxgeese-server log (" + log_path + ") ---\n" + text.str() + "--- end of log ---\n";
 }
 
+namespace {
+
+// The lowest port of the kernel's ephemeral range (32768 on Linux by
+// default), which listeners on port 0 and every outgoing connection draw from.
+int ephemeral_low() {
+    std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+    int low = 0;
+    if (range >> low) return low;
+    return 32768;
+}
+
+// A socket bound to `port` on every address (the server listens there), or
+// -1 when something holds it.
+int hold_port(int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_ANY);
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+}  // namespace
+
 std::vector<int> free_ports(int n) {
+    // Ports from below the ephemeral range: a port the kernel had handed
+    // out (bound to port 0) could be handed again, to an outgoing connection
+    // or another test's replica, before the server bound it, and the server
+    // then failed to start. Below the range only other callers of this
+    // function pick ports, and at random among thousands they rarely meet.
     // All sockets stay open until every port is picked, so the ports differ.
+    static std::mutex mutex;
+    static std::mt19937 random(std::random_device{}());
+    const std::lock_guard lock(mutex);
+    const int high = ephemeral_low();
+    const int low = std::max(1024, high - 12'000);
     std::vector<int> sockets;
     std::vector<int> ports;
-    for (int i = 0; i < n; ++i) {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        if (fd < 0) break;
+    for (int attempt = 0; static_cast<int>(ports.size()) < n && attempt < 10'000; ++attempt) {
+        const int port = low + static_cast<int>(random() % static_cast<unsigned>(high - low));
+        const int fd = hold_port(port);
+        if (fd < 0) continue;
         sockets.push_back(fd);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-            ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-            break;
-        }
-        ports.push_back(ntohs(address.sin_port));
+        ports.push_back(port);
     }
     for (const int fd : sockets)
         ::close(fd);

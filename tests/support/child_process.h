@@ -43,8 +43,9 @@ class ChildProcess {
     pid_t pid_ = -1;
 };
 
-// `n` distinct loopback ports nothing listens on right now. They are only
-// free, not reserved: a test that loses the race reports the server's log.
+// `n` distinct ports nothing holds right now, below the kernel's ephemeral
+// range (see the .cpp). They are only free, not reserved: a test that loses
+// the race reports the server's log.
 std::vector<int> free_ports(int n);
 
 // A new directory /tmp/<prefix>-XXXXXX for a test's server logs; "" when

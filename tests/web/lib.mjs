@@ -58,16 +58,28 @@ export async function waitFor(what, condition, timeoutMs = 15_000) {
     }
 }
 
-// A loopback port nothing listens on right now (free, not reserved).
-export function freePort() {
-    return new Promise((resolve, reject) => {
-        const probe = net.createServer();
-        probe.once("error", reject);
-        probe.listen(0, "127.0.0.1", () => {
-            const { port } = probe.address();
-            probe.close(() => resolve(port));
+// A port nothing holds right now (free, not reserved), below the kernel's
+// ephemeral range: a port the kernel handed out for port 0 could be handed
+// again, to an outgoing connection or another test's server, before the
+// server bound it. Below the range only tests picking at random meet.
+export async function freePort() {
+    let low = 32768;
+    try {
+        low = Number(fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || low;
+    } catch {
+        // not Linux: the default range
+    }
+    const from = Math.max(1024, low - 12_000);
+    for (let attempt = 0; attempt < 1000; ++attempt) {
+        const port = from + Math.floor(Math.random() * (low - from));
+        const free = await new Promise((resolve) => {
+            const probe = net.createServer();
+            probe.once("error", () => resolve(false));
+            probe.listen(port, "0.0.0.0", () => probe.close(() => resolve(true)));
         });
-    });
+        if (free) return port;
+    }
+    throw new Error("no free port found below the ephemeral range");
 }
 
 // The URL of the run's database: line 1 of the throwaway_pg state file.
@@ -95,7 +107,9 @@ export function scratchDatabaseUrl(stateFile, prefix) {
 // says ready. `register` gets the cleanup that stops it (and prints its log
 // when the test failed).
 export async function startServer({ binary, pgState, logDir, name, flags = [] }, register) {
-    const [grpcPort, httpPort] = [await freePort(), await freePort()];
+    const grpcPort = await freePort();
+    let httpPort = await freePort();
+    while (httpPort === grpcPort) httpPort = await freePort();
     fs.mkdirSync(logDir, { recursive: true });
     const logPath = path.join(logDir, `${name}.server.log`);
     const log = fs.openSync(logPath, "w");
