@@ -5,8 +5,8 @@
 # Arguments are the server's flags, e.g. --http-port 9000.
 #
 # FOXGEESE_TABLEBASE_GEESE=N first builds the tablebase of standard's
-# forward-only games up to N geese (4..13; 8 takes half a minute, 13 about
-# 35 minutes and 14 GB of memory; a build resumes by layer, and one that is
+# forward-only games up to N geese (4..13; 8 takes half a minute, 13 under
+# two hours and 14 GB of memory; a build resumes by layer, and one that is
 # done only checks its files) into FOXGEESE_TABLEBASE_DIR (default: beside
 # the embedded database, foxgeese/tablebase), which the server then maps.
 set -euo pipefail
