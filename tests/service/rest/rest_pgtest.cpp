@@ -676,7 +676,16 @@ TEST_F(RestApiTest, ShutdownLetsARequestInFlightFinishAndClosesIdleConnections) 
     service::WorkQueue work(1, 16);
     std::promise<void> release;
     std::shared_future<void> released = release.get_future().share();
-    ASSERT_TRUE(work.post([released] { released.wait(); }));
+    // Held once its thread has taken it: until then the item itself is what
+    // work.queued() counts, and the wait below would not wait for the busy
+    // request (shutdown then closed the listener with that connection still
+    // in its backlog, and the client read a reset).
+    std::promise<void> holding;
+    ASSERT_TRUE(work.post([released, &holding] {
+        holding.set_value();
+        released.wait();
+    }));
+    holding.get_future().wait();
     service::HttpServer slow(
         http_options(), server().logic(), server().hub(), server().metrics(), work,
         server().access_log(), [] { return true; }, [] { return ""; });
