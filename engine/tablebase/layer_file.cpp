@@ -118,6 +118,26 @@ void read_exactly(std::ifstream& in, void* data, std::uint64_t length) {
         throw std::runtime_error("the layer file ends early");
 }
 
+// A header read from `path` for a layer of `geese` geese, or
+// std::runtime_error saying what is wrong with it.
+void require_header(const Header& h, int geese, const std::filesystem::path& path) {
+    if (const std::string problem = header_problem(h, geese); !problem.empty())
+        throw std::runtime_error(path.string() + ": " + problem);
+}
+
+// The layer's mirror index from its bitmap, which `read(words, bytes)` fills,
+// checked against the header's count of canonical sets.
+template <class ReadBitmap>
+std::unique_ptr<MirrorIndex> read_index(const Header& h, int geese,
+                                        const std::filesystem::path& path, ReadBitmap read) {
+    std::vector<std::uint64_t> words(h.bitmap_bytes / 8);
+    read(words.data(), h.bitmap_bytes);
+    auto index = std::make_unique<MirrorIndex>(geese, std::move(words));
+    if (index->canonical_count() != h.canonical_sets)
+        throw std::runtime_error(path.string() + ": its bitmap does not match its header");
+    return index;
+}
+
 }  // namespace
 
 std::filesystem::path layer_file_path(const std::filesystem::path& dir, int geese) {
@@ -201,14 +221,10 @@ LoadedLayer read_layer_file(const std::filesystem::path& path, int geese, bool f
     if (!in) throw std::runtime_error("cannot open " + path.string());
     Header h{};
     read_exactly(in, &h, sizeof h);
-    if (const std::string problem = header_problem(h, geese); !problem.empty())
-        throw std::runtime_error(path.string() + ": " + problem);
-    std::vector<std::uint64_t> words(h.bitmap_bytes / 8);
-    read_exactly(in, words.data(), h.bitmap_bytes);
+    require_header(h, geese, path);
     LoadedLayer layer;
-    layer.index = std::make_unique<MirrorIndex>(geese, std::move(words));
-    if (layer.index->canonical_count() != h.canonical_sets)
-        throw std::runtime_error(path.string() + ": its bitmap does not match its header");
+    layer.index = read_index(
+        h, geese, path, [&](void* words, std::uint64_t bytes) { read_exactly(in, words, bytes); });
     if (fox_to_move) {
         layer.fox_to_move.resize(h.values_bytes);
         read_exactly(in, layer.fox_to_move.data(), h.values_bytes);
@@ -230,13 +246,10 @@ LayerFileReader::LayerFileReader(const std::filesystem::path& path, int geese)
     parts_->in.open(path, std::ios::binary);
     if (!parts_->in) throw std::runtime_error("cannot open " + path.string());
     read_exactly(parts_->in, &parts_->header, sizeof(Header));
-    if (const std::string problem = header_problem(parts_->header, geese); !problem.empty())
-        throw std::runtime_error(path.string() + ": " + problem);
-    std::vector<std::uint64_t> words(parts_->header.bitmap_bytes / 8);
-    read_exactly(parts_->in, words.data(), parts_->header.bitmap_bytes);
-    index_ = std::make_unique<MirrorIndex>(geese, std::move(words));
-    if (index_->canonical_count() != parts_->header.canonical_sets)
-        throw std::runtime_error(path.string() + ": its bitmap does not match its header");
+    require_header(parts_->header, geese, path);
+    index_ = read_index(parts_->header, geese, path, [&](void* words, std::uint64_t bytes) {
+        read_exactly(parts_->in, words, bytes);
+    });
 }
 
 LayerFileReader::~LayerFileReader() = default;
@@ -278,15 +291,12 @@ MappedLayerFile::MappedLayerFile(const std::filesystem::path& path, int geese) {
         const auto* bytes = static_cast<const std::uint8_t*>(base_);
         Header h{};
         std::memcpy(&h, bytes, sizeof h);
-        if (const std::string problem = header_problem(h, geese); !problem.empty())
-            throw std::runtime_error(path.string() + ": " + problem);
+        require_header(h, geese, path);
         if (length_ != h.checksum_offset + 8)
             throw std::runtime_error(path.string() + ": not the length its header gives");
-        std::vector<std::uint64_t> words(h.bitmap_bytes / 8);
-        std::memcpy(words.data(), bytes + h.bitmap_offset, h.bitmap_bytes);
-        index_ = std::make_unique<MirrorIndex>(geese, std::move(words));
-        if (index_->canonical_count() != h.canonical_sets)
-            throw std::runtime_error(path.string() + ": its bitmap does not match its header");
+        index_ = read_index(h, geese, path, [&](void* words, std::uint64_t n) {
+            std::memcpy(words, bytes + h.bitmap_offset, n);
+        });
         view_ = LayerView{geese,
                           index_.get(),
                           {bytes + h.fox_offset, h.values_bytes},
