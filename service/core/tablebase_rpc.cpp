@@ -56,9 +56,10 @@ ServiceResult<v1::GetTablebaseResponse> GameService::get_tablebase(
         response.set_text("game over");
         return response;
     }
+    // The game goes on here, so there is a move, and the best one carries the
+    // position's value.
     const auto ranked = ranked_moves(*table, pos);
-    const auto value = table->value(pos);
-    if (!ranked || !value) {
+    if (!ranked || ranked->empty()) {
         if (pos.geese_count() > table->max_geese()) {
             return not_in_tablebase("this server's tablebase holds positions of up to " +
                                     std::to_string(table->max_geese()) + " geese, not " +
@@ -68,9 +69,10 @@ ServiceResult<v1::GetTablebaseResponse> GameService::get_tablebase(
             "the position's fifty-move count (" + std::to_string(pos.quiet_plies()) +
             " quiet plies) could end the game in a draw, which the tablebase does not count");
     }
-    response.set_category(category(value->mover_wins));
-    response.set_plies(value->plies);
-    response.set_text(describe_score(exact_score(*value)));
+    const tablebase::ExactValue& value = ranked->front().value;
+    response.set_category(category(value.mover_wins));
+    response.set_plies(value.plies);
+    response.set_text(describe_score(exact_score(value)));
     for (const tablebase::MoveValue& mv : *ranked) {
         v1::TablebaseMove& move = *response.add_moves();
         move.set_move(format_move(pos.board(), mv.move));

@@ -7,10 +7,8 @@
 
 #include <atomic>
 
-#include "engine/rules/legal_move.h"
-#include "engine/rules/notation.h"
-#include "engine/rules/position_code.h"
 #include "service/core/analysis_budget.h"
+#include "tests/service/core/stored_moves.h"
 
 namespace foxgeese::service {
 namespace {
@@ -27,23 +25,7 @@ const Variant& standard() {
 constexpr const char* kCaptureWins = "3/GG1/4F2/G1G2G1/1G3G1/1GG/1G1 f 0 20";
 constexpr const char* kTheCapture = "e5xg3xe3xe1xc3xc5xc7xe5";
 
-// The moves as the store keeps them: notation and the position after each.
-std::vector<storage::MoveRow> moves_from(const char* start,
-                                         const std::vector<std::string>& played) {
-    std::vector<storage::MoveRow> rows;
-    Position pos = parse_position_code(standard(), start).value();
-    for (const std::string& notation : played) {
-        const Move move = find_legal_move(pos, parse_move(pos.board(), notation).value()).value();
-        UndoInfo undo;
-        pos.make(move, undo);
-        storage::MoveRow row;
-        row.ply = pos.ply();
-        row.notation = notation;
-        row.position = format_position_code(pos);
-        rows.push_back(row);
-    }
-    return rows;
-}
+using test::moves_from;
 
 GameAnalysisLimits budget(std::uint64_t nodes) {
     GameAnalysisLimits limits;

@@ -9,13 +9,13 @@
 #include <random>
 
 #include "engine/rules/board.h"
-#include "engine/rules/legal_move.h"
 #include "engine/rules/movegen.h"
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
 #include "engine/search/bot_level.h"
 #include "service/core/game_analysis.h"
 #include "service/core/tablebase_answers.h"
+#include "tests/service/core/stored_moves.h"
 #include "tests/service/core/tablebase_shared.h"
 #include "tests/support/small_tablebase.h"
 
@@ -29,25 +29,8 @@ const Variant& standard() {
     return *Variant::find("standard", {}).value();
 }
 
-Move move_of(const Position& pos, const std::string& text) {
-    return find_legal_move(pos, parse_move(pos.board(), text).value()).value();
-}
-
-std::vector<storage::MoveRow> moves_from(const std::string& start,
-                                         const std::vector<std::string>& played) {
-    std::vector<storage::MoveRow> rows;
-    Position pos = parse_position_code(standard(), start).value();
-    for (const std::string& notation : played) {
-        UndoInfo undo;
-        pos.make(move_of(pos, notation), undo);
-        storage::MoveRow row;
-        row.ply = pos.ply();
-        row.notation = notation;
-        row.position = format_position_code(pos);
-        rows.push_back(row);
-    }
-    return rows;
-}
+using test::legal_move_of;
+using test::moves_from;
 
 // A random position of k geese whose game is not over, with the side to move.
 Position random_position(std::mt19937_64& random, int k, Side side) {
@@ -76,7 +59,7 @@ TEST(TablebaseGameAnalysis, MarksExactlyThePliesWhereTheValueChangedHands) {
     std::vector<std::string> played = {"c4-b5"};
     Position pos = parse_position_code(standard(), test::kGeeseWinOrThrow).value();
     UndoInfo undo;
-    pos.make(move_of(pos, "c4-b5"), undo);
+    pos.make(legal_move_of(pos, "c4-b5"), undo);
     for (auto ranked = ranked_moves(*table, pos); ranked && !ranked->empty();
          ranked = ranked_moves(*table, pos)) {
         played.push_back(format_move(pos.board(), ranked->front().move));

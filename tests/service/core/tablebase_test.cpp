@@ -11,6 +11,7 @@
 #include "engine/rules/notation.h"
 #include "engine/rules/position_code.h"
 #include "engine/rules/variant.h"
+#include "tests/service/core/analysis.h"
 #include "tests/service/core/tablebase_shared.h"
 #include "tests/service/harness/memory_service_harness.h"
 #include "tests/support/small_tablebase.h"
@@ -145,11 +146,8 @@ TEST_F(Tablebase, BadRequestsAreRefusedWithTheirReason) {
 
 TEST_F(Tablebase, AnalyzePositionAnswersExactlyWithPerfectLinesToTheEnd) {
     const auto table = small_tablebase();
-    v1::AnalyzePositionRequest request;
-    request.set_variant("standard");
-    request.set_position(kGeeseWinOrThrow);
-    request.set_lines(3);
-    const Reply<v1::AnalyzePositionResponse> reply = client().analyze_position(request);
+    const Reply<v1::AnalyzePositionResponse> reply =
+        client().analyze_position(position_request("standard", kGeeseWinOrThrow, 0, 3));
     ASSERT_TRUE(IsOk(reply));
     EXPECT_TRUE(reply->tablebase());
     ASSERT_EQ(reply->lines_size(), 3);
@@ -200,10 +198,7 @@ TEST_F(TablebaseLimited, AnAddressIsLimitedAndAnotherIsNot) {
 }
 
 TEST_F(TablebaseLimited, AnAnalysisOverTheLimitIsSearchedInstead) {
-    v1::AnalyzePositionRequest request;
-    request.set_variant("standard");
-    request.set_position(kFoxTakesTwoToWin);
-    request.set_depth(3);
+    const v1::AnalyzePositionRequest request = position_request("standard", kFoxTakesTwoToWin, 3);
     for (int i = 0; i < 2; ++i) {
         const Reply<v1::AnalyzePositionResponse> exact =
             client().analyze_position(request, "203.0.113.11");
@@ -227,11 +222,8 @@ TEST_F(NoTablebase, EveryPositionIsNotInTheTablebaseAndAnalysisSearches) {
         client().get_tablebase(tablebase_request(kFoxTakesTwoToWin));
     EXPECT_TRUE(IsError(reply, C::NOT_FOUND, "NOT_IN_TABLEBASE"));
     EXPECT_NE(reply.status.error_message().find("without a tablebase"), std::string::npos);
-    v1::AnalyzePositionRequest request;
-    request.set_variant("standard");
-    request.set_position(kFoxTakesTwoToWin);
-    request.set_depth(3);
-    const Reply<v1::AnalyzePositionResponse> analysed = client().analyze_position(request);
+    const Reply<v1::AnalyzePositionResponse> analysed =
+        client().analyze_position(position_request("standard", kFoxTakesTwoToWin, 3));
     ASSERT_TRUE(IsOk(analysed));
     EXPECT_FALSE(analysed->tablebase());
     EXPECT_EQ(server().metrics().analyses.value({"AnalyzePosition"}), 1);
