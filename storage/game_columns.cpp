@@ -125,6 +125,16 @@ GameRow read_game(const pqxx::row& row, int at) {
     return g;
 }
 
+std::optional<std::string> nonempty(const std::string& s) {
+    if (s.empty()) return std::nullopt;
+    return s;
+}
+
+std::optional<std::int64_t> nonzero(std::int64_t v) {
+    if (v == 0) return std::nullopt;
+    return v;
+}
+
 std::string captured_column(const std::vector<std::string>& captured) {
     std::string column;
     for (const std::string& point : captured) {

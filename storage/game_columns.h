@@ -37,6 +37,11 @@ std::optional<MoveRow> read_move(const pqxx::row& row, int at);
 // a point's name has no space), and back.
 std::string captured_column(const std::vector<std::string>& captured);
 
+// Values written as NULL: an empty text (no request_id, no token), a zero
+// timestamp (never).
+std::optional<std::string> nonempty(const std::string& s);
+std::optional<std::int64_t> nonzero(std::int64_t v);
+
 // The repetition window as load_move_context reads it: the keys, counts and
 // last plies of its positions, an array each, in one order.
 std::unordered_map<std::string, Occurrence> read_window(const pqxx::row& row, int at);

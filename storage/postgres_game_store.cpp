@@ -4,6 +4,7 @@
 
 #include "storage/database_call.h"
 #include "storage/game_columns.h"
+#include "storage/move_batch_call.h"
 #include "storage/statements.h"
 
 namespace foxgeese::storage {
@@ -25,17 +26,6 @@ void bind_move_events(NamedStatement::Call& call, const EventRecords& events) {
         const std::string n = std::to_string(i + 1);
         call.set("event_" + n, bytea(e.body)).set("kind_" + n, e.kind);
     }
-}
-
-std::optional<std::string> nonempty(const std::string& s) {
-    if (s.empty()) return std::nullopt;
-    return s;
-}
-
-// Timestamps stored as NULL when zero.
-std::optional<std::int64_t> nonzero(std::int64_t v) {
-    if (v == 0) return std::nullopt;
-    return v;
 }
 
 // The seats' columns, bound alike by a game's insert and its write-back.
@@ -129,6 +119,10 @@ bool exec_insert_game(Transaction& tx, const GameRow& g, const std::string& star
 }
 
 }  // namespace
+
+PostgresGameStore::PostgresGameStore(ConnectionPool& pool, MoveBatchOptions batching)
+    : pool_(pool),
+      batcher_(batching, [this](const std::vector<PendingMove*>& batch) { commit_moves(batch); }) {}
 
 bool PostgresGameStore::insert_game(const GameRow& g, const std::string& start_position_key,
                                     const CallBudget& budget) {
@@ -229,6 +223,18 @@ std::optional<MoveContext> PostgresGameStore::load_move_context(const std::strin
 
 std::optional<AppliedMove> PostgresGameStore::apply_move(const MoveWrite& w,
                                                          const CallBudget& budget) {
+    return batcher_.apply(w, budget);
+}
+
+void PostgresGameStore::announce(const std::string& game_id, pqxx::transaction_base& tx) {
+    if (announcer_)
+        announcer_(game_id);
+    else
+        tx.exec_prepared("notify_event", game_id);  // committed already: after the move
+}
+
+std::optional<AppliedMove> PostgresGameStore::apply_one_move(const MoveWrite& w,
+                                                             const CallBudget& budget) {
     return run_database_call(
         pool_, budget, Access::kWrite, [&](pqxx::connection& conn) -> std::optional<AppliedMove> {
             require_caller(budget);
@@ -263,13 +269,85 @@ std::optional<AppliedMove> PostgresGameStore::apply_move(const MoveWrite& w,
             bind_running_clocks(call, g.clocks);
             const pqxx::result r = call.exec(tx);
             if (r.size() != 1) return std::nullopt;
-            if (announcer_)
-                announcer_(g.game_id);
-            else
-                tx.exec_prepared("notify_event", g.game_id);  // committed already: after the move
+            announce(g.game_id, tx);
             return AppliedMove{r[0][0].as<std::int64_t>(), r[0][1].as<std::int64_t>(),
                                r[0][2].as<int>()};
         });
+}
+
+void PostgresGameStore::commit_moves(const std::vector<PendingMove*>& batch) {
+    // A move whose caller has gone, or whose deadline leaves no time for a
+    // commit, is not sent (require_caller); the others go together.
+    std::vector<PendingMove*> live;
+    for (PendingMove* p : batch) {
+        try {
+            require_caller(p->budget);
+            live.push_back(p);
+        } catch (...) {
+            p->error = std::current_exception();
+        }
+    }
+    if (live.size() == 1) {
+        try {
+            live[0]->applied = apply_one_move(live[0]->write, live[0]->budget);
+        } catch (...) {
+            live[0]->error = std::current_exception();
+        }
+        return;
+    }
+    if (live.empty()) return;
+
+    // The commit is bounded by the latest deadline among its callers (the
+    // pool's query timeout bounds it in any case): a caller whose deadline
+    // passes first hears nothing, as when its own commit is slow.
+    CallBudget budget;
+    for (const PendingMove* p : live) {
+        if (!p->budget.deadline) {
+            budget.deadline.reset();
+            break;
+        }
+        if (!budget.deadline || *p->budget.deadline > *budget.deadline)
+            budget.deadline = p->budget.deadline;
+    }
+    std::vector<const MoveWrite*> writes;
+    writes.reserve(live.size());
+    for (const PendingMove* p : live)
+        writes.push_back(&p->write);
+    try {
+        run_database_call(pool_, budget, Access::kWrite, [&](pqxx::connection& conn) {
+            pqxx::nontransaction tx(conn);
+            const pqxx::result r = bind_move_batch(writes).exec(tx);
+            for (const pqxx::row& row : r) {
+                const auto at = row[0].as<std::size_t>();
+                if (at < 1 || at > live.size()) continue;
+                live[at - 1]->applied = AppliedMove{row[1].as<std::int64_t>(),
+                                                    row[2].as<std::int64_t>(), row[3].as<int>()};
+            }
+            for (const PendingMove* p : live)
+                if (p->applied) announce(p->write.game_after.game_id, tx);
+            return r.size();
+        });
+    } catch (const DatabaseFailure&) {
+        // The database, not a move, failed: every move of the batch shares
+        // the outcome (with a connection lost mid-commit, maybe applied).
+        const std::exception_ptr error = std::current_exception();
+        for (PendingMove* p : live) {
+            p->applied.reset();
+            p->error = error;
+        }
+    } catch (const std::exception&) {
+        // The statement failed as a whole (nothing was written) on some
+        // move's values: each move goes again on its own, so that only the
+        // faulty one fails.
+        for (PendingMove* p : live) {
+            p->applied.reset();
+            try {
+                p->applied = apply_one_move(p->write, p->budget);
+            } catch (...) {
+                p->error = std::current_exception();
+            }
+        }
+    }
 }
 
 namespace {

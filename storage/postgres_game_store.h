@@ -7,13 +7,16 @@
 // compare-and-swap on the game's ply makes exactly one of two racing moves
 // apply, and the one on the row version that nothing else changed it); one
 // when the replica judges the move on its copy of the game
-// (move_context_cache.h). modify_game holds the row with FOR UPDATE in a
+// (move_context_cache.h). Moves of many games that wait for the database
+// together are committed together, one statement for all of them, each
+// still decided on its own (move_batcher.h). modify_game holds the row with FOR UPDATE in a
 // transaction; modify_next_overdue takes it with FOR UPDATE SKIP LOCKED, and
 // claim_bot_move likewise, so that replicas never take the same game.
 #pragma once
 
 #include <functional>
 #include <optional>
+#include <pqxx/transaction_base>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,7 @@
 #include "storage/connection_pool.h"
 #include "storage/game_records.h"
 #include "storage/game_store.h"
+#include "storage/move_batcher.h"
 
 namespace foxgeese::storage {
 
@@ -31,7 +35,7 @@ inline constexpr const char* kSeeksChannel = "foxgeese_seeks";
 
 class PostgresGameStore : public GameStore, public GameFeed {
   public:
-    explicit PostgresGameStore(ConnectionPool& pool) : pool_(pool) {}
+    explicit PostgresGameStore(ConnectionPool& pool, MoveBatchOptions batching = {});
 
     // Who announces a game's new events on the events channel once they are
     // committed (a replica's ChangeNotifier: service/watch/change_notifier.h).
@@ -101,13 +105,22 @@ class PostgresGameStore : public GameStore, public GameFeed {
     // synchronous replication as a move would (readiness). `prune` also
     // removes the rows of servers gone for a day.
     void commit_probe(const std::string& server_id, bool prune, const CallBudget& budget = {});
+    // The group commit's counts so far (metrics).
+    MoveBatcher::Stats move_batches() const { return batcher_.stats(); }
     // Games by state for metrics, without scanning the table: the waiting
     // and active ones counted, all of them estimated.
     GameCounts count_games(const CallBudget& budget = {});
 
   private:
+    // The batcher's commit: every move its answer or its error.
+    void commit_moves(const std::vector<PendingMove*>& batch);
+    // apply_move's statement for one move.
+    std::optional<AppliedMove> apply_one_move(const MoveWrite& write, const CallBudget& budget);
+    void announce(const std::string& game_id, pqxx::transaction_base& tx);
+
     ConnectionPool& pool_;
     ChangeAnnouncer announcer_;
+    MoveBatcher batcher_;
 };
 
 }  // namespace foxgeese::storage

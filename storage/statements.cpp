@@ -123,6 +123,83 @@ const NamedStatement& apply_move_statement() {
     return statement;
 }
 
+const NamedStatement& apply_moves_statement() {
+    // apply_move for many games at once (the group commit of
+    // storage/move_batcher.h): one array per column, a row per move, each
+    // row with apply_move's compare-and-swap of its own, so a move refused
+    // writes nothing and leaves the others alone. The rows are of distinct
+    // games. The bytea values (the reply, the events) are slices of :blob at
+    // the 0-based offsets given. The answer has a row per applied move,
+    // named by its place in the arrays (1-based).
+    static const NamedStatement statement(
+        "apply_moves",
+        "WITH i AS ("
+        " SELECT * FROM unnest(:game_ids::uuid[], :previous_plies::int[],"
+        " :previous_versions::bigint[], :positions::text[], :plies::int[],"
+        " :quiet_plies::int[], :states::int[], :results::int[], :end_reasons::int[],"
+        " :draws_offered_by::int[], :updated_us::bigint[], :finished_us::bigint[],"
+        " :fox_retries_until_us::bigint[], :geese_retries_until_us::bigint[],"
+        " :fox_clocks_ms::bigint[], :geese_clocks_ms::bigint[], :turns_started_us::bigint[],"
+        " :deadlines_us::bigint[], :notations::text[], :sides::int[], :captured::text[],"
+        " :request_hashes::text[], :response_at::int[], :response_length::int[],"
+        " :think_ms::bigint[], :move_fox_clocks_ms::bigint[], :move_geese_clocks_ms::bigint[],"
+        " :position_keys::text[], :event_counts::int[], :event_1_at::int[],"
+        " :event_1_length::int[], :kinds_1::int[], :event_2_at::int[], :event_2_length::int[],"
+        " :kinds_2::int[], :event_3_at::int[], :event_3_length::int[], :kinds_3::int[])"
+        " WITH ORDINALITY AS i(game_id, previous_ply, previous_version, position, ply,"
+        " quiet_plies, state, result, end_reason, draw_offered_by, updated_us, finished_us,"
+        " fox_retry_until_us, geese_retry_until_us, fox_clock_ms, geese_clock_ms,"
+        " turn_started_us, deadline_us, notation, side, captured, request_hash, response_at,"
+        " response_length, think_ms, move_fox_clock_ms, move_geese_clock_ms, position_key,"
+        " event_count, event_1_at, event_1_length, kind_1, event_2_at, event_2_length, kind_2,"
+        " event_3_at, event_3_length, kind_3, ord)),"
+        " upd AS ("
+        " UPDATE games g SET position = i.position, ply = i.ply, quiet_plies = i.quiet_plies,"
+        " state = i.state, result = i.result, end_reason = i.end_reason,"
+        " draw_offered_by = i.draw_offered_by, updated_at = " FG_TS("i.updated_us") ","
+        " finished_at = " FG_TS("i.finished_us") ", event_seq = g.event_seq + i.event_count,"
+        " fox_retry_until = " FG_TS("i.fox_retry_until_us") ","
+        " geese_retry_until = " FG_TS("i.geese_retry_until_us") ","
+        " fox_clock_ms = i.fox_clock_ms, geese_clock_ms = i.geese_clock_ms,"
+        " turn_started_at = " FG_TS("i.turn_started_us") ","
+        " deadline_at = " FG_TS("i.deadline_us") ", bot_claimed_until = NULL,"
+        " bot_claimed_by = NULL FROM i"
+        " WHERE g.game_id = i.game_id AND g.ply = i.previous_ply AND g.state = " +
+            kActive +
+            " AND g.xmin = i.previous_version::text::xid"
+            " AND (i.request_hash IS NULL OR NOT EXISTS (SELECT 1 FROM moves d"
+            " WHERE d.game_id = i.game_id AND d.request_hash = i.request_hash))"
+            " RETURNING g.game_id, g.event_seq, g.xmin::text::bigint AS version, i.ord),"
+            " mv AS ("
+            " INSERT INTO moves (game_id, ply, notation, side, captured, position, state, result,"
+            " end_reason, request_hash, response, created_at, think_ms, fox_clock_ms,"
+            " geese_clock_ms)"
+            " SELECT i.game_id, i.ply, i.notation, i.side, i.captured, i.position, i.state,"
+            " i.result, i.end_reason, i.request_hash,"
+            " nullif(substring(:blob::bytea from i.response_at + 1 for i.response_length), ''),"
+            " " FG_TS("i.updated_us") ", i.think_ms, i.move_fox_clock_ms,"
+            " i.move_geese_clock_ms FROM upd JOIN i ON i.ord = upd.ord RETURNING game_id),"
+            " occ AS ("
+            " INSERT INTO position_occurrences (game_id, position_key, occurrences, last_ply)"
+            " SELECT i.game_id, i.position_key, 1, i.ply FROM upd JOIN i ON i.ord = upd.ord" +
+            kCountOccurrence +
+            " RETURNING game_id, occurrences),"
+            " ev AS ("
+            " INSERT INTO game_events (game_id, seq, body, kind, created_at)"
+            " SELECT upd.game_id, upd.event_seq - i.event_count + e.ord,"
+            " substring(:blob::bytea from e.at + 1 for e.length), e.kind, " FG_TS(
+                "i.updated_us") " FROM upd JOIN i ON i.ord = upd.ord,"
+                                " LATERAL (VALUES (1, i.event_1_at, i.event_1_length, i.kind_1),"
+                                " (2, i.event_2_at, i.event_2_length, i.kind_2),"
+                                " (3, i.event_3_at, i.event_3_length, i.kind_3))"
+                                " AS e(ord, at, length, kind)"
+                                " WHERE e.ord <= i.event_count RETURNING game_id)"
+                                " SELECT upd.ord, upd.version, upd.event_seq, occ.occurrences"
+                                " FROM upd JOIN occ ON occ.game_id = upd.game_id",
+        {"blob"});
+    return statement;
+}
+
 const NamedStatement& insert_imported_move_statement() {
     // One move of an imported game, with its place in the repetition
     // history, written in the transaction that inserts the game.
@@ -202,6 +279,7 @@ void prepare_move_statements(pqxx::connection& conn) {
                      "   AND o.last_ply >= g.ply - g.quiet_plies) w"
                      " WHERE g.game_id = $1::uuid");
     apply_move_statement().prepare(conn);
+    apply_moves_statement().prepare(conn);
     insert_imported_move_statement().prepare(conn);
     conn.prepare("list_moves", "SELECT " + move_columns("m") +
                                    " FROM moves m WHERE m.game_id = $1::uuid AND m.ply <= $2"

@@ -20,6 +20,7 @@ void prepare_statements(pqxx::connection& conn);
 const NamedStatement& insert_game_statement();
 const NamedStatement& update_game_statement();
 const NamedStatement& apply_move_statement();
+const NamedStatement& apply_moves_statement();
 const NamedStatement& insert_imported_move_statement();
 
 }  // namespace foxgeese::storage

@@ -61,7 +61,11 @@ Replica::Replica(const ReplicaOptions& options)
                                                             &storage::prepare_statements);
     notifier_ = std::make_unique<ChangeNotifier>(options.database_url);
     notifier_->start();
-    store_ = std::make_unique<storage::PostgresGameStore>(*pool_);
+    storage::MoveBatchOptions batching = options.move_batching;
+    batching.on_commit = [this](int moves) {
+        metrics_.move_commit_moves.observe({}, static_cast<double>(moves));
+    };
+    store_ = std::make_unique<storage::PostgresGameStore>(*pool_, batching);
     store_->announce_changes_with(
         [notifier = notifier_.get()](const std::string& game_id) { notifier->changed(game_id); });
     probe_store_ = std::make_unique<storage::PostgresGameStore>(*probe_pool_);
@@ -148,6 +152,17 @@ void Replica::register_gauges() {
     metrics_.add_gauge(
         {"foxgeese_active_watchers", "Watch streams open on this server.", {}, [this] {
              return Samples{{{}, static_cast<double>(hub_->active_watchers())}};
+         }});
+    metrics_.add_gauge(
+        {"foxgeese_moves_waiting_for_commit",
+         "Moves waiting for the next commit of moves.",
+         {},
+         [this] {
+             return Samples{{{}, static_cast<double>(store_->move_batches().waiting)}};
+         }});
+    metrics_.add_gauge(
+        {"foxgeese_moves_committing", "Moves in commits in flight.", {}, [this] {
+             return Samples{{{}, static_cast<double>(store_->move_batches().in_flight)}};
          }});
     metrics_.add_gauge(
         {"foxgeese_work_queue_length", "Calls waiting for a worker thread.", {}, [this] {

@@ -28,6 +28,7 @@
 #include "service/watch/seek_listener.h"
 #include "service/watch/watch_hub.h"
 #include "storage/connection_pool.h"
+#include "storage/move_batcher.h"
 #include "storage/postgres_game_store.h"
 #include "storage/postgres_presence_store.h"
 
@@ -42,6 +43,9 @@ struct ReplicaOptions {
     // Serve the reference web client at /play/ (the docs at /docs always).
     bool web_client = false;
     int db_pool_size = 8;
+    // The group commit of moves (storage/move_batcher.h); its on_commit is
+    // the replica's own (metrics).
+    storage::MoveBatchOptions move_batching;
     // The longest one database call may take (see storage::PoolOptions).
     std::chrono::milliseconds db_timeout{5'000};
     // Threads for calls that block on the database (0: twice the pool).

@@ -94,6 +94,8 @@ int run(const ServerConfig& config) {
     options.web_client = config.web_client;
     options.access_log = std::make_shared<AccessLog>(config.access_log);
     options.db_pool_size = config.db_pool_size;
+    options.move_batching.max_moves = config.move_batch_size;
+    options.move_batching.max_in_flight = config.move_commits_in_flight;
     options.db_timeout = std::chrono::milliseconds(config.db_timeout_ms);
     options.drain_timeout = std::chrono::seconds(config.drain_seconds);
     options.game.first_move_timeout = std::chrono::seconds(config.first_move_seconds);

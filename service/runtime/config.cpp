@@ -187,6 +187,13 @@ void add_flags(CLI::App& app, ServerConfig& c, std::string& cors_origins) {
     add(app, "--db-pool-size", c.db_pool_size, "FOXGEESE_DB_POOL_SIZE", "N",
         "database connections (1..256)")
         ->transform(integer_in(1, 256, "a pool size"));
+    add(app, "--move-batch-size", c.move_batch_size, "FOXGEESE_MOVE_BATCH_SIZE", "N",
+        "the most moves of different games committed together (1..256; 1: each alone)")
+        ->transform(integer_in(1, 256, "a number of moves"));
+    add(app, "--move-commits-in-flight", c.move_commits_in_flight,
+        "FOXGEESE_MOVE_COMMITS_IN_FLIGHT", "N",
+        "commits of moves that may be in flight at once (1..64; the pool bounds them too)")
+        ->transform(integer_in(1, 64, "a number of commits"));
     add(app, "--db-timeout-ms", c.db_timeout_ms, "FOXGEESE_DB_TIMEOUT_MS", "MS",
         "the longest one database call may take before it is cancelled (100..600000)")
         ->transform(integer_in(100, 600'000, "a number of milliseconds"));
@@ -616,6 +623,8 @@ std::string describe_config(const ServerConfig& config) {
     text += " http=" + host_port(config.listen_address, config.http_port);
     text += " db_pool_size=" + std::to_string(config.db_pool_size);
     text += " db_timeout_ms=" + std::to_string(config.db_timeout_ms);
+    text += " move_batch_size=" + std::to_string(config.move_batch_size) +
+            " move_commits_in_flight=" + std::to_string(config.move_commits_in_flight);
     text += " log_level=" + config.log_level + " log_format=" + config.log_format;
     text += std::string(" access_log=") + (config.access_log ? "true" : "false");
     text += " drain_seconds=" + std::to_string(config.drain_seconds);

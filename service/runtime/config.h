@@ -29,6 +29,10 @@ struct ServerConfig {
     std::uint16_t http_port = 8080;
     std::string listen_address = "0.0.0.0";
     int db_pool_size = 8;
+    // Group commit: the most moves one commit carries, and how many commits
+    // may be in flight at once (storage/move_batcher.h).
+    int move_batch_size = 16;
+    int move_commits_in_flight = 1;
     // The longest one database call may take (the caller's deadline may cut
     // it shorter); then it is cancelled and answered UNAVAILABLE.
     int db_timeout_ms = 5'000;

@@ -127,7 +127,11 @@ Metrics::Metrics()
                     "Bot moves this server took over from a server whose claim had lapsed.", {}),
       analyses("foxgeese_analyses_total",
                "Analyses computed, by RPC (an AnalyzeGame answered from storage is not one).",
-               {"rpc"}) {}
+               {"rpc"}),
+      move_commit_moves("foxgeese_move_commit_moves",
+                        "Moves carried by each commit of moves (moves waiting for the database"
+                        " together are committed together).",
+                        {}, {1, 2, 4, 8, 16, 32, 64}) {}
 
 void Metrics::add_gauge(GaugeFamily gauge) {
     std::lock_guard lock(gauges_mutex_);
@@ -144,6 +148,7 @@ std::string Metrics::render() const {
     bot_moves.render(out);
     bot_takeovers.render(out);
     analyses.render(out);
+    move_commit_moves.render(out);
     std::lock_guard lock(gauges_mutex_);
     for (const GaugeFamily& g : gauges_) {
         header(out, g.name, g.help, "gauge");

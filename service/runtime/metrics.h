@@ -72,10 +72,11 @@ class Metrics {
     // How MakeMove found the game: "copy" (this replica's own, no read),
     // "stale_copy" (the copy's write failed, so it read), "read".
     CounterFamily move_reads;
-    CounterFamily watch_events_sent;  // by transport
-    CounterFamily bot_moves;          // by variant
-    CounterFamily bot_takeovers;      // claims on bot moves taken over from a lapsed lease
-    CounterFamily analyses;           // searches run, by rpc (not stored answers)
+    CounterFamily watch_events_sent;    // by transport
+    CounterFamily bot_moves;            // by variant
+    CounterFamily bot_takeovers;        // claims on bot moves taken over from a lapsed lease
+    CounterFamily analyses;             // searches run, by rpc (not stored answers)
+    HistogramFamily move_commit_moves;  // moves per commit (storage/move_batcher.h)
 
     void add_gauge(GaugeFamily gauge);
     // The whole registry in the Prometheus text exposition format 0.0.4.
