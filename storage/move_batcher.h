@@ -31,8 +31,10 @@ struct MoveBatchOptions {
     // every move commits on its own at once, however many are in flight.
     int max_moves = 16;
     // How many commits of moves may be in flight at once (with max_moves
-    // above 1).
-    int max_in_flight = 1;
+    // above 1). Two keep the database busy while a finished commit's
+    // callers take their answers back, and leave PostgreSQL's own group
+    // commit of its WAL something to join (bench/README.md).
+    int max_in_flight = 2;
     // Told the number of moves of each commit once it is over (metrics).
     std::function<void(int moves)> on_commit;
 };

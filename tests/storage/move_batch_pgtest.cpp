@@ -57,7 +57,11 @@ class MoveBatch : public ::testing::Test {
     void SetUp() override {
         pool_ = std::make_unique<storage::ConnectionPool>(url_, storage::PoolOptions{},
                                                           &storage::prepare_statements);
-        store_ = std::make_unique<storage::PostgresGameStore>(*pool_);
+        // One commit of moves in flight at a time: the moves that arrive
+        // while it is held wait for the next.
+        storage::MoveBatchOptions batching;
+        batching.max_in_flight = 1;
+        store_ = std::make_unique<storage::PostgresGameStore>(*pool_, batching);
     }
 
     // A game in progress at its start, the fox to move.

@@ -104,7 +104,8 @@ MoveBatchOptions options(int max_moves, int max_in_flight) {
     return o;
 }
 
-MoveBatcher batcher_for(Recorder& recorder, MoveBatchOptions options = {}) {
+// One commit in flight at a time unless a test says otherwise.
+MoveBatcher batcher_for(Recorder& recorder, MoveBatchOptions options = options(16, 1)) {
     return MoveBatcher(options,
                        [&recorder](const std::vector<PendingMove*>& b) { recorder.commit(b); });
 }
