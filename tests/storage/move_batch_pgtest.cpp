@@ -45,9 +45,7 @@ std::string new_game_id(std::mt19937_64& rng) {
 
 class MoveBatch : public ::testing::Test {
   protected:
-    static void SetUpTestSuite() {
-        url_ = new_database();
-    }
+    static void SetUpTestSuite() { url_ = new_database(); }
     static std::string new_database() {
         const std::string url = create_scratch_database("move_batch");
         storage::apply_migrations(url);
@@ -116,9 +114,8 @@ class MoveBatch : public ::testing::Test {
         w.move.fox_clock_ms = 290'000;
         w.move.geese_clock_ms = std::nullopt;
         w.position_key = "key-" + std::to_string(g.ply);
-        w.events = {{"made " + std::to_string(salt), 1},
-                    {std::string("declined\0", 9), 4},
-                    {"third", 7}};
+        w.events = {
+            {"made " + std::to_string(salt), 1}, {std::string("declined\0", 9), 4}, {"third", 7}};
         return w;
     }
 
@@ -155,9 +152,8 @@ class MoveBatch : public ::testing::Test {
         pqxx::nontransaction tx(c);
         std::set<std::string> xids;
         for (const std::string& id : ids) {
-            for (const pqxx::row& row :
-                 tx.exec_params("SELECT xmin::text FROM moves WHERE game_id = $1::uuid AND ply = $2",
-                                id, ply))
+            for (const pqxx::row& row : tx.exec_params(
+                     "SELECT xmin::text FROM moves WHERE game_id = $1::uuid AND ply = $2", id, ply))
                 xids.insert(row[0].c_str());
         }
         return xids;

@@ -168,8 +168,7 @@ TEST(MoveBatcher, MovesArrivingDuringACommitGoTogetherInTheNextEachWithItsOwnAns
     EXPECT_EQ(b.answer.get()->version, 21);
     EXPECT_FALSE(c.answer.get()) << "refused: no answer, and only for its own caller";
     EXPECT_EQ(d.answer.get()->version, 41);
-    EXPECT_EQ(recorder.batches(),
-              (std::vector<std::vector<std::string>>{{"a"}, {"b", "c", "d"}}));
+    EXPECT_EQ(recorder.batches(), (std::vector<std::vector<std::string>>{{"a"}, {"b", "c", "d"}}));
     EXPECT_EQ(batcher.stats().commits, 2);
     EXPECT_EQ(batcher.stats().moves, 4);
 }
@@ -211,8 +210,8 @@ TEST(MoveBatcher, ACommitCarriesAtMostMaxMovesTheOldestFirst) {
     EXPECT_TRUE(first.answer.get());
     for (auto& c : callers)
         EXPECT_TRUE(c->answer.get());
-    EXPECT_EQ(recorder.batches(), (std::vector<std::vector<std::string>>{
-                                      {"a"}, {"b", "c"}, {"d", "e"}, {"f"}}));
+    EXPECT_EQ(recorder.batches(),
+              (std::vector<std::vector<std::string>>{{"a"}, {"b", "c"}, {"d", "e"}, {"f"}}));
     EXPECT_EQ(told, (std::vector<int>{1, 2, 2, 1}));
 }
 
@@ -307,10 +306,8 @@ TEST(MoveBatcher, WithOneMoveACommitEveryMoveCommitsAtOnceHoweverManyAreInFlight
 
 TEST(MoveBatcher, RefusesANonsenseSize) {
     Recorder recorder;
-    EXPECT_THROW(batcher_for(recorder, options(0, 1)),
-                 std::invalid_argument);
-    EXPECT_THROW(batcher_for(recorder, options(4, 0)),
-                 std::invalid_argument);
+    EXPECT_THROW(batcher_for(recorder, options(0, 1)), std::invalid_argument);
+    EXPECT_THROW(batcher_for(recorder, options(4, 0)), std::invalid_argument);
 }
 
 }  // namespace

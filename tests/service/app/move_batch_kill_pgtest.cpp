@@ -123,16 +123,14 @@ TEST_F(MoveBatchKill, AReplicaKilledWithACommitOfManyMovesInFlightLosesNothingAc
     ASSERT_EQ(process_.start({FOXGEESE_SERVER_BINARY, "--database-url", database_url(),
                               "--grpc-port", std::to_string(ports[0]), "--http-port",
                               std::to_string(ports[1]), "--listen-address", "127.0.0.1",
-                              "--migrate-on-start", "false", "--log-level", "info",
-                              "--bot-threads", "0", "--move-batch-size", "16",
-                              "--move-commits-in-flight", "1"},
+                              "--migrate-on-start", "false", "--log-level", "info", "--bot-threads",
+                              "0", "--move-batch-size", "16", "--move-commits-in-flight", "1"},
                              log_.string()),
               "");
     ServiceClient dying(ports[0]);
     bool up = false;
     for (const auto until = SteadyClock::now() + 60s;
-         !up && SteadyClock::now() < until && !process_.exited();
-         std::this_thread::sleep_for(50ms))
+         !up && SteadyClock::now() < until && !process_.exited(); std::this_thread::sleep_for(50ms))
         up = IsOk(dying.list_variants());
     ASSERT_TRUE(up) << "the process never served";
 
@@ -142,8 +140,8 @@ TEST_F(MoveBatchKill, AReplicaKilledWithACommitOfManyMovesInFlightLosesNothingAc
     std::vector<v1::MakeMoveResponse> acknowledged;
     for (int i = 0; i < kCut + 1; ++i) {
         games.push_back(start_game());
-        const Reply<v1::MakeMoveResponse> moved = dying.move(
-            move_request(games[i].id, "d4-d5", random_request_id()), games[i].fox_token);
+        const Reply<v1::MakeMoveResponse> moved =
+            dying.move(move_request(games[i].id, "d4-d5", random_request_id()), games[i].fox_token);
         ASSERT_TRUE(IsOk(moved));
         acknowledged.push_back(moved.response);
     }
@@ -190,8 +188,9 @@ TEST_F(MoveBatchKill, AReplicaKilledWithACommitOfManyMovesInFlightLosesNothingAc
         pqxx::connection c(database_url());
         pqxx::nontransaction tx(c);
         const long running =
-            tx.exec("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%unnest%'"
-                    " AND pid <> pg_backend_pid() AND state = 'active'")[0][0]
+            tx.exec(
+                  "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%unnest%'"
+                  " AND pid <> pg_backend_pid() AND state = 'active'")[0][0]
                 .as<long>();
         if (running == 0) {
             stored = 0;
