@@ -1,10 +1,11 @@
-// Group commit of moves. A move that arrives while a commit is in flight
-// waits for the next one, which carries every move that waited, as one
-// statement: the database then pays its per-transaction costs (a WAL flush,
-// executor start-up, a round trip) once for many games' moves instead of
-// once each. No thread of its own: the first caller to find the database
-// free commits the moves waiting (its own among them) and hands the lead to
-// a waiting caller when it is done, so a lone move goes straight through.
+// Group commit of moves. A move that arrives while as many commits as
+// allowed (max_in_flight) are in flight waits for the next one, which
+// carries every move that waited, as one statement: the database then pays
+// its per-transaction costs (a WAL flush, executor start-up, a round trip)
+// once for many games' moves instead of once each. No thread of its own: a
+// caller that finds a commit free to start commits the moves waiting (its
+// own among them) and hands the lead to a waiting caller when it is done,
+// so a lone move goes straight through.
 //
 // Each move is still decided on its own: the commit function gives every
 // move its own answer or error (PostgresGameStore::commit_moves), and a
@@ -31,10 +32,11 @@ struct MoveBatchOptions {
     // every move commits on its own at once, however many are in flight.
     int max_moves = 16;
     // How many commits of moves may be in flight at once (with max_moves
-    // above 1). Two keep the database busy while a finished commit's
-    // callers take their answers back, and leave PostgreSQL's own group
-    // commit of its WAL something to join (bench/README.md).
-    int max_in_flight = 2;
+    // above 1). Three keep the database busy while a finished commit's
+    // callers take their answers back, leave PostgreSQL's own group commit
+    // of its WAL something to join, and hold no move back at a few clients
+    // (bench/README.md).
+    int max_in_flight = 3;
     // Told the number of moves of each commit once it is over (metrics).
     std::function<void(int moves)> on_commit;
 };

@@ -32,7 +32,7 @@ struct ServerConfig {
     // Group commit: the most moves one commit carries, and how many commits
     // may be in flight at once (storage/move_batcher.h).
     int move_batch_size = 16;
-    int move_commits_in_flight = 2;
+    int move_commits_in_flight = 3;
     // The longest one database call may take (the caller's deadline may cut
     // it shorter); then it is cancelled and answered UNAVAILABLE.
     int db_timeout_ms = 5'000;
