@@ -33,8 +33,8 @@ done
 
 source bench/server_lib.sh
 bench_binaries "$build"
-grpc_port=50811
-http_port=58811
+grpc_port=20811
+http_port=28811
 bench_start_move_server "$grpc_port" "$http_port" "${server_flags[@]}"
 
 bench_naive_database

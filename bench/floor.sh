@@ -117,7 +117,7 @@ start_floor() {
 }
 
 if [ "$do_moves" = 1 ]; then
-    bench_start_move_server 50841 58841 --bot-threads 0
+    bench_start_move_server 20841 28841 --bot-threads 0
     bench_naive_database
     if [ "$write" = move ]; then
         database=foxgeese
@@ -132,8 +132,8 @@ if [ "$do_moves" = 1 ]; then
     write_script="$work/write.sql"
     printf '\\set g :client_id + 1\n%s;\n' "${sql//\$1/:g}" >"$write_script"
     chmod 644 "$write_script"
-    start_floor floor-inline.log 50842 --database-url "$url" --db-mode inline --sql "$sql"
-    start_floor floor-async.log 50843 --database-url "$url" --db-mode async --sql "$sql"
+    start_floor floor-inline.log 20842 --database-url "$url" --db-mode inline --sql "$sql"
+    start_floor floor-async.log 20843 --database-url "$url" --db-mode async --sql "$sql"
     echo "MakeMove floor, the $write write"
     echo
     echo '| clients | round | naive pgbench (TPS, median, p99) | the write alone, pgbench | ratio | foxgeese, gRPC | ratio | floor: sync client, inline write | ratio | floor: callback client, polled write | ratio |'
@@ -153,9 +153,9 @@ if [ "$do_moves" = 1 ]; then
                 "$(field "$base" median_ms)" "$(field "$base" p99_ms)"
             cell "$(bench_pgbench "$n" "$warmup" "$seconds" "$write_script" "$database")" \
                 "$base_rate"
-            cell "$("$load_bin" --server 127.0.0.1:50841 --clients "$n" --seconds "$seconds" \
+            cell "$("$load_bin" --server 127.0.0.1:20841 --clients "$n" --seconds "$seconds" \
                 --warmup-seconds "$warmup" | tail -1)" "$base_rate"
-            for pairing in "sync 50842" "callback 50843"; do
+            for pairing in "sync 20842" "callback 20843"; do
                 set -- $pairing
                 cell "$("$floor_client" moves --server "127.0.0.1:$2" --clients "$n" --api "$1" \
                     --seconds "$seconds" --warmup-seconds "$warmup")" "$base_rate"

@@ -39,7 +39,7 @@ namespace v1 = foxgeese::v1;
 namespace {
 
 struct Options {
-    int grpc_port = 50851;
+    int grpc_port = 20851;
     int lines_port = 0;
     std::string database_url;
     std::string sql = "UPDATE naive_games SET ply = ply + 1, updated_at = now() WHERE game_id = $1";

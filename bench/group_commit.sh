@@ -38,12 +38,12 @@ done
 
 source bench/server_lib.sh
 bench_binaries "$build"
-bench_start_move_server 50851 58851 --bot-threads 0 "${a_flags[@]}"
+bench_start_move_server 20851 28851 --bot-threads 0 "${a_flags[@]}"
 bench_start b.log "$server_bin" \
     --database-url "postgresql:///foxgeese?host=$work/pg&port=5432&user=foxgeese" \
-    --grpc-port 50852 --http-port 58852 --create-per-minute 0 --moves-per-second 0 \
+    --grpc-port 20852 --http-port 28852 --create-per-minute 0 --moves-per-second 0 \
     --log-level warn --bot-threads 0 --migrate-on-start false --move-batch-size 1
-bench_wait_ready 58852
+bench_wait_ready 28852
 bench_naive_database
 
 # commit_counts HTTP_PORT: "sum count" of foxgeese_move_commit_moves.
@@ -76,11 +76,11 @@ for round in $(seq 1 "$rounds"); do
         [ $(( round % 2 )) = 0 ] && order="b a"
         for server in $order; do
             if [ "$server" = a ]; then
-                read -r sum0 count0 < <(commit_counts 58851)
-                a="$(run_load 50851 58851 "$n")"
-                read -r sum1 count1 < <(commit_counts 58851)
+                read -r sum0 count0 < <(commit_counts 28851)
+                a="$(run_load 20851 28851 "$n")"
+                read -r sum1 count1 < <(commit_counts 28851)
             else
-                b="$(run_load 50852 58852 "$n")"
+                b="$(run_load 20852 28852 "$n")"
             fi
         done
         a_rate="$(field "$a" rate)"

@@ -41,25 +41,25 @@ command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; 
 
 source bench/server_lib.sh
 bench_start server.log "$build/service/foxgeese-server" --data-dir "$work/pg" \
-    --grpc-port 50851 --http-port 58851 --create-per-minute 0 --moves-per-second 0 \
+    --grpc-port 20851 --http-port 28851 --create-per-minute 0 --moves-per-second 0 \
     --log-level warn "${server_flags[@]}"
-bench_wait_ready 58851
+bench_wait_ready 28851
 sql() { psql_as psql -h "$work/pg" -p 5432 -U foxgeese -d foxgeese -qAt "$@"; }
 
 # One row: MakeMove, GetGame, ListMoves, /metrics; also kept for the ratios.
 measure() {
     local label="$1"
     local load get list scrape
-    load="$("$build/bench/foxgeese-load" --server 127.0.0.1:50851 --clients "$clients" \
+    load="$("$build/bench/foxgeese-load" --server 127.0.0.1:20851 --clients "$clients" \
         --seconds "$seconds" --warmup-seconds 2 | tail -1)"
     sql -c "SELECT game_id FROM games WHERE state = 3 AND ply = $moves ORDER BY random() LIMIT 5000" \
         >"$work/ids"
     get="$(GAME_IDS="$work/ids" READ_SUFFIX="" wrk -t2 -c4 -d"${seconds}s" \
-        -s bench/growth/random_reads.lua http://127.0.0.1:58851 | tail -1)"
+        -s bench/growth/random_reads.lua http://127.0.0.1:28851 | tail -1)"
     list="$(GAME_IDS="$work/ids" READ_SUFFIX="/moves" wrk -t2 -c4 -d"${seconds}s" \
-        -s bench/growth/random_reads.lua http://127.0.0.1:58851 | tail -1)"
+        -s bench/growth/random_reads.lua http://127.0.0.1:28851 | tail -1)"
     scrape="$(for _ in 1 2 3 4 5; do
-        curl -fs -o /dev/null -w '%{time_total}\n' http://127.0.0.1:58851/metrics
+        curl -fs -o /dev/null -w '%{time_total}\n' http://127.0.0.1:28851/metrics
     done | sort -n | sed -n 3p)"
     local size
     size="$(sql -c "SELECT pg_size_pretty(pg_database_size('foxgeese')) || ', ' ||
@@ -75,7 +75,7 @@ measure() {
 echo "| database | MakeMove gRPC, $clients clients (rate, median, p99) | GetGame REST (rate, median, p99) | ListMoves REST (rate, median, p99) | /metrics scrape (median of 5) |"
 echo "|---|---|---|---|---|"
 # The template game the seed copies: one played game.
-"$build/bench/foxgeese-load" --server 127.0.0.1:50851 --clients 1 --moves 200 >/dev/null
+"$build/bench/foxgeese-load" --server 127.0.0.1:20851 --clients 1 --moves 200 >/dev/null
 sql -v games=1000 -v moves="$moves" -f bench/growth/seed.sql >/dev/null
 measure empty
 start=$(date +%s)

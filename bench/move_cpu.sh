@@ -32,8 +32,8 @@ done
 
 source bench/server_lib.sh
 bench_binaries "$build"
-grpc_port=50821
-http_port=58821
+grpc_port=20821
+http_port=28821
 bench_start_move_server "$grpc_port" "$http_port" "${server_flags[@]}"
 server_pid=$bench_last_pid
 

@@ -59,6 +59,10 @@ bench_binaries() {
     done
 }
 
+# The scripts' fixed ports are below 32768, where Linux takes no client's
+# port from: a client socket left in TIME-WAIT on a port (after a run with
+# 10,000 connections) keeps a listener off it for a minute.
+#
 # bench_start_move_server GRPC_PORT HTTP_PORT [FLAG...]: starts server_bin on
 # its own embedded cluster in $work/pg for a load generator and waits until it
 # is ready. The server's limits on one address are for the public; the load

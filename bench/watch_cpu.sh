@@ -32,17 +32,17 @@ bench/watch_fanout.sh --build-dir "$build" -- --watchers "$watchers" --ndjson "$
     --moves "$moves" >"$out" 2>&1 &
 fanout=$!
 
-# The ports are watch_fanout.sh's: A serves HTTP on 58831, B on 58832.
+# The ports are watch_fanout.sh's: A serves HTTP on 28831, B on 28832.
 metric() {
     curl -fs "http://127.0.0.1:$1/metrics" 2>/dev/null | awk -v name="$2" '$1 ~ "^"name { n += $2 } END { print n + 0 }'
 }
 for _ in $(seq 1 600); do
-    [ "$(metric 58832 foxgeese_active_watchers)" -ge "$watchers" ] && break
+    [ "$(metric 28832 foxgeese_active_watchers)" -ge "$watchers" ] && break
     kill -0 "$fanout" 2>/dev/null || break
     sleep 0.2
 done
 sleep 1
-watch_pid="$(pgrep -f 'foxgeese-server.*--grpc-port 50832' | head -1)"
+watch_pid="$(pgrep -f 'foxgeese-server.*--grpc-port 20832' | head -1)"
 client_pid="$(pgrep -f foxgeese-watch-fanout | head -1)"
 if [ -z "$watch_pid" ] || [ -z "$client_pid" ]; then
     wait "$fanout" || true
@@ -51,9 +51,9 @@ if [ -z "$watch_pid" ] || [ -z "$client_pid" ]; then
     exit 1
 fi
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-b0=$(ticks "$watch_pid"); c0=$(ticks "$client_pid"); m0=$(metric 58831 foxgeese_moves_applied_total)
+b0=$(ticks "$watch_pid"); c0=$(ticks "$client_pid"); m0=$(metric 28831 foxgeese_moves_applied_total)
 sleep "$window"
-b1=$(ticks "$watch_pid"); c1=$(ticks "$client_pid"); m1=$(metric 58831 foxgeese_moves_applied_total)
+b1=$(ticks "$watch_pid"); c1=$(ticks "$client_pid"); m1=$(metric 28831 foxgeese_moves_applied_total)
 wait "$fanout"
 grep -E '^(gRPC|NDJSON):' "$out"
 hz=$(getconf CLK_TCK)

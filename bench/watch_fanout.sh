@@ -42,25 +42,25 @@ source bench/server_lib.sh
 # are for the public.
 limits=(--create-per-minute 0 --moves-per-second 0 --watch-streams-per-address 0 --watch-opens-per-minute 0
         --http-connections-per-address 0 --log-level warn)
-bench_start a.log "$server_bin" --data-dir "$work/pg" --grpc-port 50831 --http-port 58831 \
+bench_start a.log "$server_bin" --data-dir "$work/pg" --grpc-port 20831 --http-port 28831 \
     "${limits[@]}"
-bench_wait_ready 58831
+bench_wait_ready 28831
 bench_start b.log "$server_bin" \
     --database-url "postgresql:///foxgeese?host=$work/pg&port=5432&user=foxgeese" \
-    --grpc-port 50832 --http-port 58832 "${limits[@]}" "${watch_flags[@]}"
+    --grpc-port 20832 --http-port 28832 "${limits[@]}" "${watch_flags[@]}"
 watch_pid=$bench_last_pid
-bench_wait_ready 58832
+bench_wait_ready 28832
 
 if [ "$load_clients" -gt 0 ]; then
-    port=50831
-    [ "$load_transport" = rest ] && port=58831
+    port=20831
+    [ "$load_transport" = rest ] && port=28831
     bench_start load.log "$build/bench/foxgeese-load" --transport "$load_transport" \
         --server "127.0.0.1:$port" --clients "$load_clients" --seconds 3600 --warmup-seconds 0 "${load_flags[@]}"
     sleep 2
 fi
-"$build/bench/foxgeese-watch-fanout" --move-server 127.0.0.1:50831 --watch-server 127.0.0.1:50832 \
-    --watch-http 127.0.0.1:58832 --watch-pid "$watch_pid" "$@"
+"$build/bench/foxgeese-watch-fanout" --move-server 127.0.0.1:20831 --watch-server 127.0.0.1:20832 \
+    --watch-http 127.0.0.1:28832 --watch-pid "$watch_pid" "$@"
 if [ "$load_clients" -gt 0 ]; then
-    moves=$(curl -fs http://127.0.0.1:58831/metrics | awk '/^foxgeese_moves_applied_total/ { n += $2 } END { print n }')
+    moves=$(curl -fs http://127.0.0.1:28831/metrics | awk '/^foxgeese_moves_applied_total/ { n += $2 } END { print n }')
     echo "load: $load_clients $load_transport clients on A, $moves moves applied on A in all"
 fi
