@@ -287,12 +287,17 @@ void PostgresGameStore::commit_moves(const std::vector<PendingMove*>& batch) {
             p->error = std::current_exception();
         }
     }
-    if (live.size() == 1) {
+    // A move on its own, by the single-move statement.
+    auto apply_alone = [this](PendingMove* p) {
         try {
-            live[0]->applied = apply_one_move(live[0]->write, live[0]->budget);
+            p->applied = apply_one_move(p->write, p->budget);
         } catch (...) {
-            live[0]->error = std::current_exception();
+            p->applied.reset();
+            p->error = std::current_exception();
         }
+    };
+    if (live.size() == 1) {
+        apply_alone(live[0]);
         return;
     }
     if (live.empty()) return;
@@ -339,14 +344,8 @@ void PostgresGameStore::commit_moves(const std::vector<PendingMove*>& batch) {
         // The statement failed as a whole (nothing was written) on some
         // move's values: each move goes again on its own, so that only the
         // faulty one fails.
-        for (PendingMove* p : live) {
-            p->applied.reset();
-            try {
-                p->applied = apply_one_move(p->write, p->budget);
-            } catch (...) {
-                p->error = std::current_exception();
-            }
-        }
+        for (PendingMove* p : live)
+            apply_alone(p);
     }
 }
 

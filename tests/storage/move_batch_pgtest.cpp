@@ -22,6 +22,7 @@
 #include "storage/migrations.h"
 #include "storage/postgres_game_store.h"
 #include "storage/statements.h"
+#include "tests/support/row_lock.h"
 #include "tests/support/test_database.h"
 
 namespace foxgeese::test {
@@ -158,24 +159,6 @@ class MoveBatch : public ::testing::Test {
         }
         return xids;
     }
-
-    // Holds a game's row locked until released, so that a commit touching
-    // it waits: the moves arriving meanwhile wait for the next commit.
-    class RowLock {
-      public:
-        RowLock(const std::string& url, const std::string& id)
-            : connection_(url), tx_(std::make_unique<pqxx::work>(connection_)) {
-            tx_->exec_params("SELECT 1 FROM games WHERE game_id = $1::uuid FOR UPDATE", id);
-        }
-        void release() {
-            if (tx_) tx_->commit();
-            tx_.reset();
-        }
-
-      private:
-        pqxx::connection connection_;
-        std::unique_ptr<pqxx::work> tx_;
-    };
 
     // Applies `w` on another thread.
     std::future<std::optional<AppliedMove>> apply_later(const MoveWrite& w) {

@@ -23,6 +23,7 @@
 #include "tests/service/harness/http_test_client.h"
 #include "tests/service/harness/service_harness.h"
 #include "tests/support/child_process.h"
+#include "tests/support/row_lock.h"
 
 #ifndef FOXGEESE_SERVER_BINARY
 #error "FOXGEESE_SERVER_BINARY must name the foxgeese-server executable"
@@ -37,23 +38,6 @@ using SteadyClock = std::chrono::steady_clock;
 
 // Games whose moves go into the commit cut by the kill.
 constexpr int kCut = 5;
-
-// Holds a game's row locked (FOR UPDATE) until released.
-class RowLock {
-  public:
-    RowLock(const std::string& url, const std::string& id)
-        : connection_(url), tx_(std::make_unique<pqxx::work>(connection_)) {
-        tx_->exec_params("SELECT 1 FROM games WHERE game_id = $1::uuid FOR UPDATE", id);
-    }
-    void release() {
-        if (tx_) tx_->commit();
-        tx_.reset();
-    }
-
-  private:
-    pqxx::connection connection_;
-    std::unique_ptr<pqxx::work> tx_;
-};
 
 class MoveBatchKill : public ScratchServiceTest {
   protected:
