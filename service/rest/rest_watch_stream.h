@@ -49,6 +49,7 @@ class RestWatchStream : public WatchSink, public std::enable_shared_from_this<Re
     // WatchSink; any thread, never blocks.
     void deliver(const std::shared_ptr<const WatchEvent>& event) override;
     void close(WatchEnd why) override;
+    bool sends_inline() const override { return true; }
 
     // On the strand, once subscribe() succeeded: writes `header`, then the
     // events queued so far and those to come. A client disconnect

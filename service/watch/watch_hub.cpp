@@ -517,21 +517,25 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
         const std::size_t i = static_cast<std::size_t>(index);
         const std::size_t n = static_cast<std::size_t>(parts);
         Part& part = results[i];
-        for (const Shared& e : parsed) {
-            for (std::size_t k = count * i / n; k < count * (i + 1) / n; ++k) {
-                const std::shared_ptr<Watcher>& w = game.watchers[k];
-                // Events go out strictly in sequence: a watcher further
-                // behind than this read reaches gets the rest on another pass.
-                if (w->last_seq + 1 != e.seq) {
-                    if (w->last_seq + 1 < e.seq) part.behind = true;
-                    continue;
-                }
-                w->send(e.event);
-                w->last_seq = e.seq;
-                if (e.last || (e.ends && options_.rematch_linger.count() == 0)) {
-                    part.done.push_back(w);
-                } else if (e.ends) {
-                    w->close_at_us = now_us + linger_us();
+        // Two passes: the sinks that send inline first (see WatchSink).
+        for (const bool inline_pass : {true, false}) {
+            for (const Shared& e : parsed) {
+                for (std::size_t k = count * i / n; k < count * (i + 1) / n; ++k) {
+                    const std::shared_ptr<Watcher>& w = game.watchers[k];
+                    if (w->sink->sends_inline() != inline_pass) continue;
+                    // Events go out strictly in sequence: a watcher further
+                    // behind than this read reaches gets the rest on another pass.
+                    if (w->last_seq + 1 != e.seq) {
+                        if (w->last_seq + 1 < e.seq) part.behind = true;
+                        continue;
+                    }
+                    w->send(e.event);
+                    w->last_seq = e.seq;
+                    if (e.last || (e.ends && options_.rematch_linger.count() == 0)) {
+                        part.done.push_back(w);
+                    } else if (e.ends) {
+                        w->close_at_us = now_us + linger_us();
+                    }
                 }
             }
         }

@@ -57,6 +57,11 @@ class WatchSink {
     virtual ~WatchSink() = default;
     virtual void deliver(const std::shared_ptr<const WatchEvent>& event) = 0;
     virtual void close(WatchEnd why) = 0;
+    // True for a sink whose deliver() usually puts the bytes on the socket
+    // itself (microseconds); the hub's walk serves these before the sinks
+    // that hand the event to another thread, so that the quick ones do not
+    // wait behind the slow ones.
+    virtual bool sends_inline() const { return false; }
 };
 
 }  // namespace foxgeese::service

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <pqxx/pqxx>
 #include <string>
@@ -951,6 +952,64 @@ TEST_F(WatchFanOut, WithTheWalkSplitAcrossThreadsEachWatcherStillGetsEveryMoveIn
     split.walk_helpers = 3;
     split.watchers_per_walk_part = 16;
     every_watcher_gets_every_move(split);
+}
+
+// A sink that notes, in a log shared with others, the order in which the
+// hub's walk handed MoveMade events to it.
+class OrderSink : public service::WatchSink {
+  public:
+    struct Log {
+        std::mutex mutex;
+        std::vector<int> moves;  // the sinks' numbers, in delivery order
+    };
+    OrderSink(Log& log, int number, bool inline_sends)
+        : log_(log), number_(number), inline_(inline_sends) {}
+    void deliver(const std::shared_ptr<const service::WatchEvent>& event) override {
+        if (!event->message().has_move_made()) return;
+        std::lock_guard lock(log_.mutex);
+        log_.moves.push_back(number_);
+    }
+    void close(service::WatchEnd) override {}
+    bool sends_inline() const override { return inline_; }
+
+  private:
+    Log& log_;
+    const int number_;
+    const bool inline_;
+};
+
+// Watchers whose sink sends inline (NDJSON) get an event before those whose
+// sink hands it to another thread (gRPC), however they were subscribed.
+TEST_F(WatchFanOut, SinksThatSendInlineGetAMoveBeforeTheOthers) {
+    service::WatchHubOptions one_thread = test_watch_options();
+    one_thread.walk_helpers = 0;
+    auto b = start_replica(one_thread);
+    const SeatedGame game = start_game();
+    constexpr int kSinks = 40;
+    OrderSink::Log log;
+    std::vector<std::shared_ptr<service::WatchHub::Subscription>> subscriptions;
+    v1::WatchGameRequest request;
+    request.set_game_id(game.id);
+    for (int i = 0; i < kSinks; ++i) {
+        // Every third one sends inline, spread among the others.
+        auto sink = std::make_shared<OrderSink>(log, i, i % 3 == 0);
+        auto subscribed = b->hub().subscribe(request, service::CallContext{}, sink);
+        ASSERT_TRUE(subscribed.ok());
+        subscriptions.push_back(subscribed.value());
+    }
+    play_next(game);
+    ASSERT_TRUE(eventually([&] {
+        std::lock_guard lock(log.mutex);
+        return log.moves.size() == kSinks;
+    }));
+    std::lock_guard lock(log.mutex);
+    const auto first_other =
+        std::find_if(log.moves.begin(), log.moves.end(), [](int i) { return i % 3 != 0; });
+    EXPECT_TRUE(std::all_of(first_other, log.moves.end(), [](int i) { return i % 3 != 0; }))
+        << "an inline sink got the move after a sink that does not send inline";
+    EXPECT_EQ(first_other - log.moves.begin(), (kSinks + 2) / 3);
+    for (auto& s : subscriptions)
+        s->unsubscribe();
 }
 
 // A replica that dies between a move's commit and its announcement (or
