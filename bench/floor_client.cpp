@@ -53,6 +53,10 @@ class Samples {
         std::lock_guard lock(mutex_);
         values_.push_back(us);
     }
+    void add_all(Samples& other) {
+        std::scoped_lock lock(mutex_, other.mutex_);
+        values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+    }
     std::size_t size() {
         std::lock_guard lock(mutex_);
         return values_.size();
@@ -303,6 +307,12 @@ int run_fanout(const FanoutRun& run) {
                 run.grpc_streams, run.line_streams, run.moves);
     if (run.grpc_streams > 0) std::printf("gRPC: %s\n", grpc_samples.summary().c_str());
     if (run.line_streams > 0) std::printf("lines: %s\n", line_samples.summary().c_str());
+    if (run.grpc_streams > 0 && run.line_streams > 0) {
+        Samples all;
+        all.add_all(grpc_samples);
+        all.add_all(line_samples);
+        std::printf("all: %s\n", all.summary().c_str());
+    }
     std::fflush(stdout);
     std::_Exit(0);  // the streams are not wound down: the run is over
 }

@@ -330,6 +330,11 @@ int main(int argc, char** argv) {
                 played);
     print_delays("gRPC", recorder.delays_ms);
     print_delays("NDJSON", recorder.ndjson_delays_ms);
+    if (!recorder.delays_ms.empty() && !recorder.ndjson_delays_ms.empty()) {
+        std::vector<double> all = recorder.delays_ms;
+        all.insert(all.end(), recorder.ndjson_delays_ms.begin(), recorder.ndjson_delays_ms.end());
+        print_delays("all", std::move(all));
+    }
     if (o.watch_pid) {
         std::printf(
             "watch server RSS: %ld KiB before, %ld KiB with the watchers: %.1f KiB per "
