@@ -17,9 +17,11 @@ constexpr bool has(Bitboard set, int point) {
 }
 constexpr int count(Bitboard set) {
 #if defined(__x86_64__) && !defined(__POPCNT__)
-    // Without the POPCNT instruction (the default x86-64 target) std::popcount
-    // is a call into libgcc; the same sum of bits inline costs a few cycles
-    // and no call, and every evaluation counts bits many times (the profile:
+    // Without the POPCNT instruction (the compiler's default x86-64 target;
+    // the project builds for x86-64-v2, which has it, unless
+    // FOXGEESE_X86_64_LEVEL says otherwise) std::popcount is a call into
+    // libgcc; the same sum of bits inline costs a few cycles and no call, and
+    // every evaluation counts bits many times (the profile:
     // bench/history/2026-12-01-to-12-02-search-speed.md). Other targets, and
     // x86-64 builds that may use POPCNT, take std::popcount.
     set -= (set >> 1) & 0x5555555555555555ULL;

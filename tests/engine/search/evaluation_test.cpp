@@ -77,6 +77,41 @@ TEST_P(EvaluationOnPlayouts, IsTheFoxSidesScoreForTheSideToMove) {
     }
 }
 
+// exposed_geese against its definition, counted the slow way: a goose that
+// some fox could jump from a point of its room onto an empty point.
+TEST_P(EvaluationOnPlayouts, ExposedGeeseAreTheGeeseAFoxCouldJumpFromItsRoom) {
+    for (const Position& pos : testing::random_playout_positions(*GetParam(), 5, 300)) {
+        if (won_outright(pos)) continue;
+        const Board& board = pos.board();
+        // The room: a flood of steps over empty points from the foxes.
+        Bitboard room = pos.foxes();
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (int p = 0; p < board.point_count(); ++p) {
+                if (has(room, p) || !has(pos.empty(), p)) continue;
+                for (int q = 0; q < board.point_count(); ++q) {
+                    if (has(room, q) && board.linked(p, q)) {
+                        room |= bit(p);
+                        grew = true;
+                        break;
+                    }
+                }
+            }
+        }
+        Bitboard jumpable = 0;
+        for (int p = 0; p < board.point_count(); ++p) {
+            if (!has(room, p)) continue;
+            for (const JumpLine* j = board.jumps_begin(p); j != board.jumps_end(p); ++j) {
+                if (has(pos.geese(), j->over) && has(pos.empty(), j->land))
+                    jumpable |= bit(j->over);
+            }
+        }
+        EXPECT_EQ(eval_features(pos)[kExposedGeese], count(jumpable))
+            << "foxes " << pos.foxes() << ", geese " << pos.geese();
+        EXPECT_EQ(eval_features(pos)[kFoxRoom], count(room) - count(pos.foxes()));
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllConfigurations, EvaluationOnPlayouts,
                          ::testing::ValuesIn(Variant::all()),
                          [](const auto& p) { return testing::config_name(*p.param); });
