@@ -15,7 +15,10 @@
 # Two pairings, each the cheapest for some client counts: a sync client
 # against a server that runs the statement on gRPC's own thread
 # (no hop at all), and a callback client against a server that polls its
-# connections from one thread. The cluster is foxgeese-server's embedded one,
+# connections from one thread. With --rest, each round also runs
+# foxgeese-load over REST against foxgeese-server's HTTP port and the floor
+# client over HTTP/1.1 against the floor server's (a thread per
+# connection, the write on it, a canned JSON reply). The cluster is foxgeese-server's embedded one,
 # with its settings (fsync and synchronous_commit on).
 #
 # Fan-out: the floor server without a database, every stream on one game,
@@ -24,7 +27,7 @@
 #
 #   bench/floor.sh [--build-dir build-bench] [--rounds 3] [--seconds 6] [--warmup 2]
 #                  [--clients "1 4 16"] [--write trivial|move] [--fanout-moves 30]
-#                  [--mixes "5000:5000 10000:0 0:10000"] [--skip-moves] [--skip-fanout]
+#                  [--mixes "5000:5000 10000:0 0:10000"] [--skip-moves] [--skip-fanout] [--rest]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +41,7 @@ fanout_moves=30
 mixes="5000:5000 10000:0 0:10000"
 do_moves=1
 do_fanout=1
+do_rest=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --build-dir) build="$2"; shift 2 ;;
@@ -50,6 +54,7 @@ while [ $# -gt 0 ]; do
         --mixes) mixes="$2"; shift 2 ;;
         --skip-moves) do_moves=0; shift ;;
         --skip-fanout) do_fanout=0; shift ;;
+        --rest) do_rest=1; shift ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -132,12 +137,19 @@ if [ "$do_moves" = 1 ]; then
     write_script="$work/write.sql"
     printf '\\set g :client_id + 1\n%s;\n' "${sql//\$1/:g}" >"$write_script"
     chmod 644 "$write_script"
-    start_floor floor-inline.log 20842 --database-url "$url" --db-mode inline --sql "$sql"
+    start_floor floor-inline.log 20842 --database-url "$url" --db-mode inline --sql "$sql" \
+        --http-port 28842
     start_floor floor-async.log 20843 --database-url "$url" --db-mode async --sql "$sql"
     echo "MakeMove floor, the $write write"
     echo
-    echo '| clients | round | naive pgbench (TPS, median, p99) | the write alone, pgbench | ratio | foxgeese, gRPC | ratio | floor: sync client, inline write | ratio | floor: callback client, polled write | ratio |'
-    echo '|---|---|---|---|---|---|---|---|---|---|---|'
+    rest_header=""
+    rest_rule=""
+    if [ "$do_rest" = 1 ]; then
+        rest_header=' foxgeese, REST | ratio | floor: REST, inline write | ratio |'
+        rest_rule='---|---|---|---|'
+    fi
+    echo "| clients | round | naive pgbench (TPS, median, p99) | the write alone, pgbench | ratio | foxgeese, gRPC | ratio | floor: sync client, inline write | ratio | floor: callback client, polled write | ratio |$rest_header"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|$rest_rule"
     # cell RESULT BASE_RATE: "rate, median, p99 | ratio |"
     cell() {
         local rate
@@ -160,6 +172,12 @@ if [ "$do_moves" = 1 ]; then
                 cell "$("$floor_client" moves --server "127.0.0.1:$2" --clients "$n" --api "$1" \
                     --seconds "$seconds" --warmup-seconds "$warmup")" "$base_rate"
             done
+            if [ "$do_rest" = 1 ]; then
+                cell "$("$load_bin" --transport rest --server 127.0.0.1:28841 --clients "$n" \
+                    --seconds "$seconds" --warmup-seconds "$warmup" | tail -1)" "$base_rate"
+                cell "$("$floor_client" moves --server 127.0.0.1:28842 --clients "$n" --api rest \
+                    --seconds "$seconds" --warmup-seconds "$warmup")" "$base_rate"
+            fi
             printf '\n'
         done
     done

@@ -4,8 +4,11 @@
 //
 //   moves:  N clients, each sending MakeMove for its own game number as fast as
 //           it is answered, over the sync API (one thread per client, no hop)
-//           or the callback API; prints a `result rate=... median_ms=...
-//           p99_ms=...` line like foxgeese-load's.
+//           or the callback API; or, with --api rest, over HTTP/1.1 to the
+//           server's --http-port, a keep-alive connection and a thread per
+//           client, the JSON written and read as foxgeese-load's REST client
+//           does; prints a `result rate=... median_ms=... p99_ms=...` line
+//           like foxgeese-load's.
 //   fanout: G WatchGame streams over --channels channels and L raw TCP line
 //           streams, then one MakeMove at a time, the next when every stream
 //           has the last; prints, per kind, the time from the event's send
@@ -14,6 +17,7 @@
 //   foxgeese-floor-client moves --server 127.0.0.1:30844 --clients 4 --seconds 8 --api sync
 //   foxgeese-floor-client fanout --server 127.0.0.1:30844 --lines 31844 --grpc-streams 5000
 //       --line-streams 5000 --moves 30
+#include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
@@ -23,6 +27,12 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -143,6 +153,43 @@ class CallbackMover {
     std::latch& done_;
 };
 
+// One REST client's moves until `until`, each timed after `from`.
+void rest_moves(const std::string& server, int game, SteadyClock::time_point from,
+                SteadyClock::time_point until, Samples& samples) {
+    namespace http = boost::beast::http;
+    const auto colon = server.rfind(':');
+    const std::string host = server.substr(0, colon);
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::socket socket(io);
+    boost::asio::ip::tcp::resolver resolver(io);
+    boost::asio::connect(socket, resolver.resolve(host, server.substr(colon + 1)));
+    socket.set_option(boost::asio::ip::tcp::no_delay(true));
+    boost::beast::flat_buffer buffer;
+    const v1::MakeMoveRequest request = move_request(game);
+    const std::string target = "/v1/games/" + request.game_id() + "/moves";
+    google::protobuf::util::JsonParseOptions lenient;
+    lenient.ignore_unknown_fields = true;
+    for (auto started = SteadyClock::now(); started < until; started = SteadyClock::now()) {
+        http::request<http::string_body> post{http::verb::post, target, 11};
+        post.set(http::field::host, host);
+        post.set(http::field::content_type, "application/json");
+        post.set(http::field::authorization, "Bearer " + std::string(43, 'k'));
+        (void)google::protobuf::util::MessageToJsonString(request, &post.body());
+        post.prepare_payload();
+        http::write(socket, post);
+        http::response<http::string_body> reply;
+        http::read(socket, buffer, reply);
+        v1::MakeMoveResponse parsed;
+        if (reply.result() != http::status::ok ||
+            !google::protobuf::util::JsonStringToMessage(reply.body(), &parsed, lenient).ok())
+            std::cerr << "MakeMove over REST: " << reply.result_int() << "\n";
+        if (started >= from)
+            samples.add(
+                std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - started)
+                    .count());
+    }
+}
+
 int run_moves(const MovesRun& run) {
     auto channel = grpc::CreateChannel(run.server, grpc::InsecureChannelCredentials());
     auto stub = v1::FoxGeeseService::NewStub(channel);
@@ -151,7 +198,13 @@ int run_moves(const MovesRun& run) {
     const auto until = from + std::chrono::duration_cast<SteadyClock::duration>(
                                   std::chrono::duration<double>(run.seconds));
     Samples samples;
-    if (run.api == "sync") {
+    if (run.api == "rest") {
+        std::vector<std::thread> threads;
+        for (int i = 0; i < run.clients; ++i)
+            threads.emplace_back(rest_moves, run.server, i + 1, from, until, std::ref(samples));
+        for (std::thread& thread : threads)
+            thread.join();
+    } else if (run.api == "sync") {
         std::vector<std::thread> threads;
         for (int i = 0; i < run.clients; ++i) {
             threads.emplace_back([&, game = i + 1] {
@@ -329,8 +382,10 @@ int main(int argc, char** argv) {
     moves_command->add_option("--seconds", moves.seconds, "measured window")
         ->check(CLI::PositiveNumber);
     moves_command->add_option("--warmup-seconds", moves.warmup)->check(CLI::NonNegativeNumber);
-    moves_command->add_option("--api", moves.api, "sync: a thread per client; callback")
-        ->check(CLI::IsMember({"sync", "callback"}));
+    moves_command
+        ->add_option("--api", moves.api,
+                     "sync: a thread per client; callback; rest: HTTP/1.1, a thread per client")
+        ->check(CLI::IsMember({"sync", "callback", "rest"}));
     FanoutRun fanout;
     CLI::App* fanout_command = app.add_subcommand("fanout", "one event to many streams");
     fanout_command->add_option("--server", fanout.server, "host:port")->required();

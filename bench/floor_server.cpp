@@ -10,8 +10,16 @@
 // server that does more cannot either. Driven by foxgeese-floor-client;
 // bench/floor.sh runs both beside pgbench.
 //
+//
+// --http-port adds MakeMove over HTTP/1.1 (POST /v1/games/N/moves, as
+// foxgeese's REST route): a thread per connection that runs the write on
+// that thread and answers the canned reply in the proto's JSON mapping,
+// rendered once. The REST floor: Boost.Beast, as foxgeese's HTTP stack,
+// without its routing, checks, work queue or rendering per reply.
+//
 //   foxgeese-floor-server --grpc-port 30844 --database-url "$url" --db-mode inline|async
-//       [--sql "UPDATE ..."] [--lines-port 31844] [--walk-threads 2]
+//       [--sql "UPDATE ..."] [--lines-port 31844] [--walk-threads 2] [--http-port 30845]
+#include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
 #include <libpq-fe.h>
 #include <netinet/in.h>
@@ -20,6 +28,11 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -41,6 +54,7 @@ namespace {
 struct Options {
     int grpc_port = 20851;
     int lines_port = 0;
+    int http_port = 0;
     std::string database_url;
     std::string sql = "UPDATE naive_games SET ply = ply + 1, updated_at = now() WHERE game_id = $1";
     std::string db_mode = "inline";
@@ -410,6 +424,65 @@ class FloorService final : public v1::FoxGeeseService::WithRawCallbackMethod_Wat
     std::unique_ptr<AsyncWriter> async_;
 };
 
+namespace http = boost::beast::http;
+
+// One HTTP/1.1 connection, kept alive: each POST .../games/N/moves runs the
+// write for game N on this thread and gets `reply_json`.
+void serve_http_connection(boost::asio::ip::tcp::socket socket, InlineWriter* writer,
+                           const std::string& reply_json) {
+    socket.set_option(boost::asio::ip::tcp::no_delay(true));
+    boost::beast::flat_buffer buffer;
+    for (;;) {
+        http::request<http::string_body> request;
+        boost::system::error_code error;
+        http::read(socket, buffer, request, error);
+        if (error) return;
+        // "/v1/games/7/moves": the number after "games/".
+        const std::string_view target(request.target().data(), request.target().size());
+        const auto at = target.find("games/");
+        int game = 1;
+        if (at != std::string_view::npos)
+            std::from_chars(target.data() + at + 6, target.data() + target.size(), game);
+        if (writer) writer->write(std::to_string(game));
+        http::response<http::string_body> response{http::status::ok, request.version()};
+        response.set(http::field::content_type, "application/json");
+        response.keep_alive(request.keep_alive());
+        response.body() = reply_json;
+        response.prepare_payload();
+        http::write(socket, response, error);
+        if (error || !request.keep_alive()) return;
+    }
+}
+
+void serve_http(const Options& options) {
+    static InlineWriter* writer =
+        options.database_url.empty() ? nullptr : new InlineWriter(options);  // lives on
+    static const std::string reply_json = [] {
+        std::string json;
+        (void)google::protobuf::util::MessageToJsonString(canned_reply(), &json);
+        return json;
+    }();
+    // Bound before "ready" is printed; accepted on a thread of its own.
+    static boost::asio::io_context io;
+    static boost::asio::ip::tcp::acceptor acceptor(io);
+    const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address("127.0.0.1"),
+                                                  static_cast<unsigned short>(options.http_port));
+    boost::system::error_code error;
+    acceptor.open(endpoint.protocol(), error);
+    if (!error) acceptor.set_option(boost::asio::socket_base::reuse_address(true), error);
+    if (!error) acceptor.bind(endpoint, error);
+    if (!error) acceptor.listen(boost::asio::socket_base::max_listen_connections, error);
+    if (error) die("cannot listen on port " + std::to_string(options.http_port));
+    std::thread([] {
+        for (;;) {
+            boost::asio::ip::tcp::socket socket(io);
+            acceptor.accept(socket);
+            std::thread(serve_http_connection, std::move(socket), writer, std::cref(reply_json))
+                .detach();
+        }
+    }).detach();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -421,6 +494,8 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 65535));
     app.add_option("--database-url", options.database_url,
                    "libpq connection string; empty: MakeMove writes nothing");
+    app.add_option("--http-port", options.http_port, "HTTP/1.1 port for MakeMove as REST (0: none)")
+        ->check(CLI::Range(0, 65535));
     app.add_option("--sql", options.sql, "the statement each MakeMove runs, $1 the game number");
     app.add_option("--db-mode", options.db_mode, "inline: block gRPC's thread; async: poll")
         ->check(CLI::IsMember({"inline", "async"}));
@@ -432,6 +507,7 @@ int main(int argc, char** argv) {
 
     Watchers watchers(options.walk_threads);
     if (options.lines_port != 0) accept_lines(options.lines_port, watchers);
+    if (options.http_port != 0) serve_http(options);
     FloorService service(options, watchers);
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:" + std::to_string(options.grpc_port),
