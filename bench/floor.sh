@@ -17,9 +17,9 @@
 # (no hop at all), and a callback client against a server that polls its
 # connections from one thread. With --rest, each round also runs
 # foxgeese-load over REST against foxgeese-server's HTTP port and the floor
-# client over HTTP/1.1 against the floor server's (a thread per
-# connection, the write on it, a canned JSON reply). The cluster is foxgeese-server's embedded one,
-# with its settings (fsync and synchronous_commit on).
+# client over HTTP/1.1 against the floor server's (a thread per connection,
+# the write on it, a canned JSON reply). The cluster is foxgeese-server's
+# embedded one, with its settings (fsync and synchronous_commit on).
 #
 # Fan-out: the floor server without a database, every stream on one game,
 # one move at a time (as bench/watch_fanout.sh), for each mix of gRPC

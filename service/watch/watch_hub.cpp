@@ -87,6 +87,7 @@ class EventReceiver : public pqxx::notification_receiver {
 
 struct WatchHub::Watcher {
     std::shared_ptr<WatchSink> sink;
+    bool sends_inline = false;  // the sink's, read once: the walk checks it per watcher
     std::string game_id;
     std::string watcher_id;
     int seats = 0;           // seats whose presence this watcher makes connected
@@ -522,7 +523,7 @@ int WatchHub::deliver_locked(WatchedGame& game, std::vector<storage::GameEvent>&
             for (const Shared& e : parsed) {
                 for (std::size_t k = count * i / n; k < count * (i + 1) / n; ++k) {
                     const std::shared_ptr<Watcher>& w = game.watchers[k];
-                    if (w->sink->sends_inline() != inline_pass) continue;
+                    if (w->sends_inline != inline_pass) continue;
                     // Events go out strictly in sequence: a watcher further
                     // behind than this read reaches gets the rest on another pass.
                     if (w->last_seq + 1 != e.seq) {
@@ -691,6 +692,7 @@ ServiceResult<std::shared_ptr<WatchHub::Subscription>> WatchHub::subscribe(
             }
             auto watcher = std::make_shared<Watcher>();
             watcher->sink = std::move(sink);
+            watcher->sends_inline = watcher->sink->sends_inline();
             watcher->game_id = id;
             watcher->watcher_id = new_game_id();
             // Presence only counts while the game is played.

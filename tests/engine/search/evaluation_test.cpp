@@ -106,9 +106,10 @@ TEST_P(EvaluationOnPlayouts, ExposedGeeseAreTheGeeseAFoxCouldJumpFromItsRoom) {
                     jumpable |= bit(j->over);
             }
         }
-        EXPECT_EQ(eval_features(pos)[kExposedGeese], count(jumpable))
+        const EvalFeatures f = eval_features(pos);
+        EXPECT_EQ(f[kExposedGeese], count(jumpable))
             << "foxes " << pos.foxes() << ", geese " << pos.geese();
-        EXPECT_EQ(eval_features(pos)[kFoxRoom], count(room) - count(pos.foxes()));
+        EXPECT_EQ(f[kFoxRoom], count(room) - count(pos.foxes()));
     }
 }
 
